@@ -1,0 +1,65 @@
+// Package analyzers is the one list of ctrllint's analyzers. Front ends (the
+// ctrllint command, go vet's -vettool mode, the golangci-lint plugin, the
+// editor server) take their analyzers from All and their documentation from
+// Lookup, so adding an analyzer here is all it takes to ship it everywhere.
+package analyzers
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/tombstone"
+)
+
+// DocBaseURL is where the rendered analyzer pages live; SARIF help links and
+// -explain point there.
+const DocBaseURL = "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/"
+
+// entry ties an analyzer to its doc.go, the single source of its documentation.
+type entry struct {
+	analyzer *analysis.Analyzer
+	doc      string
+}
+
+var entries = []entry{
+	{tombstone.Analyzer, tombstone.DocSource},
+}
+
+// All returns every ctrllint analyzer, in a stable order.
+func All() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(entries))
+	for i, e := range entries {
+		out[i] = e.analyzer
+	}
+	return out
+}
+
+// Info is what a front end shows about one analyzer.
+type Info struct {
+	Name     string
+	Summary  string // one line, lower case, no final period
+	URL      string // the rendered documentation page
+	Text     string // the whole page as plain text, for -explain
+	Markdown string // the whole page as Markdown, for docs/
+}
+
+// Lookup returns the documentation of the named analyzer.
+func Lookup(name string) (Info, bool) {
+	for _, e := range entries {
+		if e.analyzer.Name != name {
+			continue
+		}
+		p := manual.MustParse(name, e.doc)
+		return Info{
+			Name:     name,
+			Summary:  p.Summary,
+			URL:      DocURL(name),
+			Text:     p.Text(),
+			Markdown: p.Markdown(),
+		}, true
+	}
+	return Info{}, false
+}
+
+// DocURL is the address of the named analyzer's documentation page.
+func DocURL(name string) string { return DocBaseURL + name + ".md" }
