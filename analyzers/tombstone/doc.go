@@ -1,31 +1,138 @@
 // Package tombstone defines an Analyzer that reports informer delete handlers
-// that mishandle cache.DeletedFinalStateUnknown tombstones.
+// that panic on, or silently drop, cache.DeletedFinalStateUnknown tombstones.
 //
 // # Analyzer tombstone
 //
 // tombstone: report delete handlers that panic on or drop cache.DeletedFinalStateUnknown tombstones
 //
-// (being written)
+// An informer's delete handler does not always receive the deleted object.
+// When the watch connection drops and the deletion happens during the gap,
+// the informer learns of it only at the next re-list, and hands the handler
+// a cache.DeletedFinalStateUnknown tombstone carrying the last known state.
+// A handler that asserts the object's type panics on it (client-go recovers
+// the panic, logs it and moves on), and one that bails out when the assertion
+// fails drops the deletion: owned objects are never cleaned up,
+// expectations are never lowered and the controller waits forever on a
+// deletion it already missed. It happens rarely, which is why it survives
+// testing and bites in production, under API server restarts and network
+// partitions.
+//
+// The analyzer finds the functions that receive deleted objects: the
+// DeleteFunc of ResourceEventHandlerFuncs and ResourceEventHandlerDetailedFuncs,
+// the FilterFunc of FilteringResourceEventHandler (it sees deletions too),
+// the OnDelete method of the package's own handler types, and the package
+// functions these pass the object to (through direct calls, method values
+// and func values). It follows the object along every path and reports:
+//
+//   - an unchecked type assertion of the object to anything but the tombstone;
+//   - a comma-ok assertion whose failure path never considers
+//     DeletedFinalStateUnknown, and a type switch with no case for it;
+//   - cache.MetaNamespaceKeyFunc, cache.ObjectToName and meta.Accessor on the
+//     object, which return an error for a tombstone;
+//   - an assertion to *cache.DeletedFinalStateUnknown, which never succeeds;
+//   - with the typed handlers of client-go v0.37, a dereference of
+//     DeletedObject[T].OptionalObj without a nil check (it is nil when the
+//     informer saw the deletion without any copy of the object), and of the
+//     argument of a TypedFilteringResourceEventHandler's FilterFunc, which
+//     receives that same OptionalObj.
+//
+// When one function is both the AddFunc (or UpdateFunc) and the DeleteFunc,
+// the finding is at the failing call or assertion, and its message names
+// both roles.
 //
 // # Wrong
 //
-// # TBD
+//	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+//		DeleteFunc: func(obj interface{}) {
+//			pod := obj.(*v1.Pod) // panics on a tombstone
+//			c.enqueue(pod)
+//		},
+//	})
+//
+//	func (c *Controller) enqueue(obj interface{}) { // AddFunc and DeleteFunc
+//		key, err := cache.MetaNamespaceKeyFunc(obj) // error on a tombstone
+//		...
+//	}
+//
+//	DeleteFunc: func(d cache.DeletedObject[*v1.Pod]) {
+//		c.queue.Add(d.OptionalObj.Namespace + "/" + d.OptionalObj.Name) // nil
+//	},
 //
 // # Right
 //
-// # TBD
+//	DeleteFunc: func(obj interface{}) {
+//		pod, ok := obj.(*v1.Pod)
+//		if !ok {
+//			tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
+//			if !ok {
+//				utilruntime.HandleError(fmt.Errorf("unexpected object %T", obj))
+//				return
+//			}
+//			if pod, ok = tombstone.Obj.(*v1.Pod); !ok {
+//				utilruntime.HandleError(fmt.Errorf("tombstone holds %T", tombstone.Obj))
+//				return
+//			}
+//		}
+//		c.enqueue(pod)
+//	},
+//
+//	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+//
+//	DeleteFunc: func(d cache.DeletedObject[*v1.Pod]) {
+//		c.queue.Add(d.GetKey()) // works with and without the object
+//	},
 //
 // # Fix
 //
-// # TBD
+// Unwrap the tombstone before asserting: check for
+// cache.DeletedFinalStateUnknown and continue with its Obj, as in the right
+// shape above, or use a type switch with a case for it. Replace
+// cache.MetaNamespaceKeyFunc and cache.ObjectToName by
+// cache.DeletionHandlingMetaNamespaceKeyFunc and
+// cache.DeletionHandlingObjectToName; with typed handlers use
+// DeletedObject.GetKey or GetObjectName, or check OptionalObj for nil.
+//
+// `ctrllint -fix` applies two of these mechanically: the deletion-handling
+// key functions, and, before a comma-ok assertion, an unchecked assertion or
+// a type switch on a local interface{} variable, the block
+//
+//	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+//		obj = tombstone.Obj
+//	}
 //
 // # Suppress
 //
-// # TBD
+// A handler that is registered only on an informer that never delivers
+// tombstones is rare; say why on the line of the finding, or the line above:
+//
+//	pod := obj.(*v1.Pod) //ctrllint:ignore tombstone this fake informer never re-lists
+//
+// or for a whole file:
+//
+//	//ctrllint:file-ignore tombstone generated test doubles
+//
+// The reason is required, and a directive that suppresses nothing is
+// reported.
 //
 // # Not reported
 //
-// TBD
+//   - add and update handlers, which always receive the live object;
+//   - type switches with a DeletedFinalStateUnknown case, and comma-ok
+//     assertions whose failure path unwraps the tombstone, calls a
+//     deletion-handling key function or passes the object to code the
+//     analyzer cannot see (another package, an interface method, a func
+//     stored in a field), which may unwrap it;
+//   - an explicit tombstone check that returns or reassigns the object before
+//     the assertion;
+//   - DeletionHandlingMetaNamespaceKeyFunc, DeletionHandlingObjectToName,
+//     DeletedObject.GetKey, GetObjectName, GetName and GetNamespace;
+//   - OptionalObj after a nil check, or after FinalStateUnknown was found nil;
+//   - controller-runtime event handlers (handler.Funcs and friends): their
+//     event.DeleteEvent carries the object and a DeleteStateUnknown flag;
+//     client-go handlers registered on a controller-runtime informer are
+//     checked;
+//   - handlers built by a function call (a handler factory) or stored in a
+//     struct field: which function they hold is not followed.
 package tombstone
 
 import _ "embed"

@@ -1,9 +1,17 @@
 package tombstone
 
 import (
+	"go/ast"
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 )
 
@@ -11,12 +19,157 @@ const name = "tombstone"
 
 // Analyzer reports delete handlers that mishandle tombstones.
 var Analyzer = &analysis.Analyzer{
-	Name: name,
-	Doc:  manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:  "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/tombstone.md",
-	Run:  directive.Honour(name, run),
+	Name:     name,
+	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
+	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/tombstone.md",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
+	Run:      directive.Honour(name, run),
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	cachePkg := kube.LookupPackage(pass.Pkg, kube.CachePkg)
+	if cachePkg == nil {
+		return nil, nil // the package cannot see an informer
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+
+	funcs := make(map[ast.Node]*ssa.Function)
+	for _, fn := range ssaRes.SrcFuncs {
+		if syn := fn.Syntax(); syn != nil {
+			funcs[syn] = fn
+		}
+	}
+	c := &checker{
+		pass:     pass,
+		pkg:      ssaRes.Pkg,
+		prog:     ssaRes.Pkg.Prog,
+		reported: make(map[string]bool),
+		done:     make(map[target]bool),
+		summary:  make(map[target]int),
+	}
+	if obj, ok := cachePkg.Scope().Lookup("DeletedFinalStateUnknown").(*types.TypeName); ok {
+		c.tombstoneType = obj.Type()
+	}
+
+	for _, r := range findRoots(pass, ins, c.prog, funcs, cachePkg) {
+		c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
+	}
+	// DeletedObject[T].OptionalObj may be nil wherever it is read.
+	for _, fn := range ssaRes.SrcFuncs {
+		c.checkOptionalObj(fn)
+	}
 	return nil, nil
+}
+
+// A target is one function analysed with one parameter holding the deleted
+// object.
+type target struct {
+	fn    *ssa.Function
+	param int
+	mode  mode
+}
+
+// origin says how a deleted object reached the function being checked, for
+// the diagnostic message.
+type origin struct {
+	root root
+	via  *ssa.Function // the function that passed it on, nil at the root
+}
+
+type checker struct {
+	pass          *analysis.Pass
+	pkg           *ssa.Package
+	prog          *ssa.Program
+	tombstoneType types.Type
+	reported      map[string]bool
+	done          map[target]bool
+	// summary memoises considers: 0 unknown, 1 in progress, 2 no, 3 yes.
+	summary map[target]int
+}
+
+// visit checks one function that receives a deleted object, then the
+// package functions it passes the object on to.
+func (c *checker) visit(t target, o origin) {
+	if c.done[t] || t.param >= len(t.fn.Params) {
+		return
+	}
+	c.done[t] = true
+	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}})
+	for _, b := range t.fn.Blocks {
+		st, reached := f.in[b]
+		if !reached {
+			continue
+		}
+		st = st.clone()
+		for _, instr := range b.Instrs {
+			f.derive(instr, st)
+			switch t.mode {
+			case mayBeTombstone:
+				c.checkTombstoneUse(f, instr, st, o)
+			case mayBeNil:
+				c.checkNilUse(f, instr, st, o, nilFilter)
+			}
+			c.followCalls(f, instr, st, t.mode, o)
+		}
+	}
+}
+
+// followCalls visits the package functions a tracked value is passed to.
+func (c *checker) followCalls(f *flow, instr ssa.Instruction, st state, m mode, o origin) {
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return
+	}
+	common := call.Common()
+	callee, offset := c.localCallee(common)
+	if callee == nil {
+		return
+	}
+	for i, arg := range common.Args {
+		if f.tracked(arg, st) {
+			c.visit(target{callee, i + offset, m}, origin{root: o.root, via: f.fn})
+		}
+	}
+}
+
+// localCallee returns the function of this package a call statically
+// invokes, and the offset from call arguments to its parameters (1 for a
+// bound method value, whose receiver is not an argument).
+func (c *checker) localCallee(common *ssa.CallCommon) (*ssa.Function, int) {
+	if common.IsInvoke() {
+		return nil, 0 // interface method: the implementation is unknown
+	}
+	fn := common.StaticCallee()
+	if fn == nil {
+		return nil, 0
+	}
+	offset := 0
+	if fn.Synthetic != "" {
+		m, ok := fn.Object().(*types.Func)
+		if !ok {
+			return nil, 0
+		}
+		fn = c.prog.FuncValue(m)
+		if fn == nil {
+			return nil, 0
+		}
+		offset = 1 // bound method wrapper: the receiver is a free variable
+	}
+	if fn.Pkg != c.pkg || fn.Blocks == nil {
+		return nil, 0 // library code, or no body
+	}
+	return fn, offset
+}
+
+// calleeFunc is the *types.Func a call statically invokes, library or not.
+func calleeFunc(common *ssa.CallCommon) *types.Func {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if fn := common.StaticCallee(); fn != nil {
+		f, _ := fn.Object().(*types.Func)
+		return f
+	}
+	return nil
 }

@@ -1,0 +1,137 @@
+package kube
+
+import (
+	"go/types"
+	"strings"
+)
+
+// IsInformer reports whether t is an informer: client-go's shared informers
+// (typed and untyped), the generated per-resource informer interfaces, or
+// controller-runtime's cache.Informer.
+func IsInformer(t types.Type) bool {
+	n := Named(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	switch path {
+	case CachePkg:
+		switch name {
+		case "SharedInformer", "SharedIndexInformer", "TypedSharedIndexInformer", "Controller":
+			return true
+		}
+		return false
+	case CRCachePkg, CRCacheAPIPkg:
+		return name == "Informer"
+	}
+	// Generated informers: k8s.io/client-go/informers/<group>/<version>,
+	// and those of generated clientsets for custom resources, which follow
+	// the same shape: an interface with Informer() and Lister().
+	if strings.HasPrefix(path, informersPfx) || strings.Contains(path, "/informers/") {
+		return hasMethods(t, "Informer", "Lister")
+	}
+	return false
+}
+
+// IsLister reports whether t is a lister or cache read interface: generated
+// listers (client-go's and those of generated clientsets), their namespace
+// listers, cache.GenericLister, and the Indexer/Store behind them.
+func IsLister(t types.Type) bool {
+	n := Named(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	switch path {
+	case CachePkg:
+		switch name {
+		case "GenericLister", "GenericNamespaceLister", "Indexer", "Store", "TypedIndexer":
+			return true
+		}
+		return false
+	}
+	if hasPrefixPath(path, listersPfx) || strings.Contains(path, "/listers/") {
+		return strings.HasSuffix(name, "Lister") && hasMethods(t, "List")
+	}
+	return false
+}
+
+// IsClientset reports whether t is a typed clientset: kubernetes.Interface,
+// *kubernetes.Clientset, or a generated clientset of custom resources
+// (package .../clientset/versioned).
+func IsClientset(t types.Type) bool {
+	n := Named(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	if name != "Interface" && name != "Clientset" {
+		return false
+	}
+	return path == KubernetesPkg || strings.HasSuffix(path, "/clientset/versioned")
+}
+
+// IsTypedResourceClient reports whether t is a per-resource typed client
+// such as corev1.PodInterface (kubernetes/typed/<group>/<version>) or its
+// counterpart in a generated clientset.
+func IsTypedResourceClient(t types.Type) bool {
+	n := Named(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	if !strings.HasPrefix(path, typedClientPfx) && !strings.Contains(path, "/clientset/versioned/typed/") {
+		return false
+	}
+	return strings.HasSuffix(name, "Interface") && hasMethods(t, "Get", "List")
+}
+
+// Queue describes a client-go workqueue type.
+type Queue struct {
+	// RateLimited is true for queues with AddRateLimited/Forget.
+	RateLimited bool
+	// Typed is true for the generic Typed* interfaces; false for the
+	// deprecated untyped ones, whose items are interface{}.
+	Typed bool
+}
+
+var queues = map[string]Queue{
+	"Interface":                  {},
+	"DelayingInterface":          {},
+	"RateLimitingInterface":      {RateLimited: true},
+	"TypedInterface":             {Typed: true},
+	"TypedDelayingInterface":     {Typed: true},
+	"TypedRateLimitingInterface": {Typed: true, RateLimited: true},
+	"Type":                       {},
+	"Typed":                      {Typed: true},
+}
+
+// QueueOf reports whether t is a client-go workqueue (or controller-runtime's
+// priority queue, a TypedRateLimitingInterface).
+func QueueOf(t types.Type) (Queue, bool) {
+	n := Named(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return Queue{}, false
+	}
+	switch n.Obj().Pkg().Path() {
+	case WorkqueuePkg:
+		q, ok := queues[n.Obj().Name()]
+		return q, ok
+	case CRPriorityPkg:
+		if n.Obj().Name() == "PriorityQueue" {
+			return Queue{Typed: true, RateLimited: true}, true
+		}
+	}
+	return Queue{}, false
+}
+
+// hasMethods reports whether t's method set (or that of *t) has all names.
+func hasMethods(t types.Type, names ...string) bool {
+	for _, name := range names {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,312 @@
+package tombstone
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// checkTombstoneUse reports a use of a value that may be a tombstone.
+func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o origin) {
+	switch instr := instr.(type) {
+	case *ssa.TypeAssert:
+		if !f.tracked(instr.X, st) {
+			return
+		}
+		t := instr.AssertedType
+		switch {
+		case kube.IsTombstone(t), admitsTombstone(t):
+			return // the tombstone check itself, or an assertion it passes
+		case kube.IsTombstonePointer(t):
+			c.report(instr.Pos(), nil, "the assertion to *cache.DeletedFinalStateUnknown never succeeds: informers deliver tombstones as values, so this check is dead and the deletion is dropped%s", o.context())
+		case !instr.CommaOk:
+			delete(st, keyOf(instr.X)) // past a panicking assertion the tombstone is gone
+			c.report(instr.Pos(), c.unwrapFix(instr.Pos()), "type assertion to %s panics on the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event%s", c.typeString(t), o.context())
+		case !c.failureConsiders(f, instr):
+			msg := "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to %s fails and its failure path never unwraps the tombstone%s"
+			if sw := c.typeSwitchAt(instr.Pos()); sw.IsValid() {
+				c.report(sw, c.unwrapFix(sw), "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: this type switch has no case for it%s", o.context())
+				return
+			}
+			c.report(instr.Pos(), c.unwrapFix(instr.Pos()), msg, c.typeString(t), o.context())
+		}
+	case ssa.CallInstruction:
+		common := instr.Common()
+		fn := calleeFunc(common)
+		tf, known := kube.TombstoneFuncOf(fn)
+		if !known || tf.Handles {
+			return
+		}
+		for _, arg := range common.Args {
+			if !f.tracked(arg, st) {
+				continue
+			}
+			if tf.Replacement != "" {
+				c.report(instr.Pos(), c.renameFix(instr.Pos(), tf.Replacement),
+					"%s.%s returns an error for the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event, so the deletion is dropped; use %s.%s%s",
+					fn.Pkg().Name(), fn.Name(), fn.Pkg().Name(), tf.Replacement, o.context())
+			} else {
+				c.report(instr.Pos(), nil,
+					"%s.%s returns an error for the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event, so the deletion is dropped; unwrap the tombstone first%s",
+					fn.Pkg().Name(), fn.Name(), o.context())
+			}
+			return
+		}
+	}
+}
+
+// failureConsiders reports whether the failure path of a comma-ok
+// assertion deals with tombstones: it asserts to DeletedFinalStateUnknown,
+// calls a deletion-handling key function, or hands the object to code we
+// cannot see (which may unwrap it; staying silent there is the price of
+// precision).
+func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
+	var from *ssa.BasicBlock
+	okUsed := false
+	for _, ref := range *ta.Referrers() {
+		ext, isExt := ref.(*ssa.Extract)
+		if !isExt || ext.Index != 1 {
+			continue
+		}
+		for _, use := range *ext.Referrers() {
+			okUsed = true
+			switch use := use.(type) {
+			case *ssa.If:
+				from = use.Block().Succs[1]
+			case *ssa.UnOp:
+				if use.Op == token.NOT {
+					for _, u2 := range *use.Referrers() {
+						if iff, ok := u2.(*ssa.If); ok {
+							from = iff.Block().Succs[0]
+						}
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case from != nil:
+	case okUsed:
+		return true // ok goes somewhere we do not follow: assume it is handled
+	default:
+		from = ta.Block() // ok discarded: the rest of the function is the failure path
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		for _, instr := range b.Instrs {
+			if c.considers(f, instr) {
+				return true
+			}
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
+// considers reports whether instr deals with a tracked value's tombstone-ness.
+func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
+	tracked := func(v ssa.Value) bool { return f.all[keyOf(v)] }
+	switch instr := instr.(type) {
+	case *ssa.TypeAssert:
+		return tracked(instr.X) && (kube.IsTombstone(instr.AssertedType) || kube.IsTombstonePointer(instr.AssertedType))
+	case *ssa.Store:
+		return tracked(instr.Val) // escapes: someone else may unwrap it
+	case *ssa.Send:
+		return tracked(instr.X)
+	case *ssa.MapUpdate:
+		return tracked(instr.Value) || tracked(instr.Key)
+	case ssa.CallInstruction:
+		common := instr.Common()
+		for i, arg := range common.Args {
+			if !tracked(arg) {
+				continue
+			}
+			if tf, ok := kube.TombstoneFuncOf(calleeFunc(common)); ok {
+				if tf.Handles {
+					return true
+				}
+				continue
+			}
+			if callee, offset := c.localCallee(common); callee != nil {
+				if c.summarize(target{callee, i + offset, mayBeTombstone}) {
+					return true
+				}
+				continue
+			}
+			return true // code we cannot see may unwrap it
+		}
+	}
+	return false
+}
+
+// summarize reports whether fn, given a possible tombstone in the
+// parameter, deals with it anywhere.
+func (c *checker) summarize(t target) bool {
+	switch c.summary[t] {
+	case 1, 2:
+		return false // in progress (recursion) or known not to
+	case 3:
+		return true
+	}
+	if t.param >= len(t.fn.Params) {
+		return false
+	}
+	c.summary[t] = 1
+	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}})
+	res := false
+	for _, b := range t.fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c.considers(f, instr) {
+				res = true
+			}
+		}
+	}
+	c.summary[t] = 2
+	if res {
+		c.summary[t] = 3
+	}
+	return res
+}
+
+// nilKind says which nil-able value a finding is about.
+type nilKind int
+
+const (
+	nilFilter   nilKind = iota // the argument of a typed FilterFunc
+	nilOptional                // DeletedObject.OptionalObj
+)
+
+// checkNilUse reports a dereference of a value that may be nil.
+func (c *checker) checkNilUse(f *flow, instr ssa.Instruction, st state, o origin, kind nilKind) {
+	var v ssa.Value
+	switch instr := instr.(type) {
+	case *ssa.FieldAddr:
+		v = instr.X
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			v = instr.X
+		}
+	case ssa.CallInstruction:
+		common := instr.Common()
+		fn := calleeFunc(common)
+		if _, known := kube.TombstoneFuncOf(fn); !known {
+			return
+		}
+		for _, arg := range common.Args {
+			if mi, ok := arg.(*ssa.MakeInterface); ok && f.tracked(mi.X, st) && kube.IsPointer(mi.X.Type()) {
+				c.report(instr.Pos(), nil, "%s.%s panics on %s%s", fn.Pkg().Name(), fn.Name(), c.nilSubject(kind, mi.X.Type()), c.nilAdvice(kind, o))
+				return
+			}
+		}
+		return
+	}
+	if v == nil || !f.tracked(v, st) || !kube.IsPointer(v.Type()) {
+		return
+	}
+	k := keyOf(v)
+	delete(st, k) // one finding per value and path: the first dereference panics
+	pos := instr.Pos()
+	if val, ok := instr.(ssa.Value); ok && !pos.IsValid() {
+		// An implicit field selection (a promoted method): place the
+		// finding at the call that needs it.
+		for _, r := range *val.Referrers() {
+			if r.Pos().IsValid() {
+				pos = r.Pos()
+				break
+			}
+		}
+	}
+	c.report(pos, nil, "this dereference panics on %s%s", c.nilSubject(kind, v.Type()), c.nilAdvice(kind, o))
+}
+
+func (c *checker) nilSubject(kind nilKind, t types.Type) string {
+	if kind == nilOptional {
+		return "the nil DeletedObject.OptionalObj of a deletion the informer saw without any copy of the object"
+	}
+	return fmt.Sprintf("the nil %s a typed FilterFunc receives for a deletion the informer saw without any copy of the object", c.typeString(t))
+}
+
+func (c *checker) nilAdvice(kind nilKind, o origin) string {
+	if kind == nilOptional {
+		return "; check it for nil, or use GetKey or GetObjectName"
+	}
+	return "; check it for nil" + o.context()
+}
+
+// checkOptionalObj checks every read of DeletedObject[T].OptionalObj in fn.
+func (c *checker) checkOptionalObj(fn *ssa.Function) {
+	var seeds []key
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if v, ok := instr.(ssa.Value); ok {
+				if k := keyOf(v); k.field >= 0 {
+					seeds = append(seeds, k)
+				}
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		return
+	}
+	f := solve(fn, mayBeNil, seeds)
+	for _, b := range fn.Blocks {
+		st, reached := f.in[b]
+		if !reached {
+			continue
+		}
+		st = st.clone()
+		for _, instr := range b.Instrs {
+			f.derive(instr, st)
+			c.checkNilUse(f, instr, st, origin{}, nilOptional)
+		}
+	}
+}
+
+// context names the handler a finding is reached from.
+func (o origin) context() string {
+	r := o.root
+	if r.fn == nil {
+		return ""
+	}
+	switch {
+	case r.shared != "":
+		return fmt.Sprintf(" (%s is both the %s and the %s of an informer handler)", r.name, r.shared, r.role)
+	case o.via != nil:
+		return fmt.Sprintf(" (the object comes from the %s %s)", r.role, r.name)
+	}
+	return ""
+}
+
+func (c *checker) typeString(t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(c.pass.Pkg))
+}
+
+func (c *checker) report(pos token.Pos, fix *analysis.SuggestedFix, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	p := c.pass.Fset.Position(pos)
+	k := fmt.Sprintf("%s:%d:%s", p.Filename, p.Line, msg)
+	if c.reported[k] {
+		return // reached from several handlers: one finding is enough
+	}
+	c.reported[k] = true
+	d := analysis.Diagnostic{Pos: pos, Message: msg}
+	if node := c.nodeAt(pos); node != nil {
+		d.Pos, d.End = node.Pos(), node.End()
+	}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	c.pass.Report(d)
+}

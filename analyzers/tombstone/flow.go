@@ -1,0 +1,236 @@
+package tombstone
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// A key names a tracked value. Most are SSA values (field -1); the
+// OptionalObj of a DeletedObject is keyed by the struct and field instead,
+// because every access loads it into a new SSA value, and a nil check on one
+// access protects the next.
+type key struct {
+	base  ssa.Value
+	field int
+}
+
+// state is the set of keys that may still hold a tombstone (or nil) on
+// entry to a block.
+type state map[key]bool
+
+func (s state) clone() state {
+	c := make(state, len(s))
+	for k := range s {
+		c[k] = true
+	}
+	return c
+}
+
+// flow is a forward may-analysis over one function: which tracked values
+// may still be a tombstone (mayBeTombstone) or nil (mayBeNil) at each
+// block. Values enter through the seeds; branches on a comma-ok assertion
+// or a nil comparison remove them on the edge where they are known to be
+// the real object.
+type flow struct {
+	fn   *ssa.Function
+	mode mode
+	in   map[*ssa.BasicBlock]state
+	// all is every key ever tracked in the function, whatever the path.
+	all state
+}
+
+func solve(fn *ssa.Function, m mode, seeds []key) *flow {
+	f := &flow{fn: fn, mode: m, in: make(map[*ssa.BasicBlock]state), all: make(state)}
+	if len(fn.Blocks) == 0 {
+		return f
+	}
+	entry := make(state)
+	for _, k := range seeds {
+		entry[k] = true
+		f.all[k] = true
+	}
+	f.in[fn.Blocks[0]] = entry
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		st := f.in[b].clone()
+		f.transfer(b, st)
+		for i, s := range b.Succs {
+			out := st.clone()
+			f.clean(b, i, out)
+			pred := predIndex(s, b)
+			for _, instr := range s.Instrs {
+				phi, ok := instr.(*ssa.Phi)
+				if !ok {
+					break // phis come first
+				}
+				if pred >= 0 && f.tracked(phi.Edges[pred], out) {
+					out[key{phi, -1}] = true
+					f.all[key{phi, -1}] = true
+				}
+			}
+			old, seen := f.in[s]
+			if !seen {
+				f.in[s] = out
+				work = append(work, s)
+				continue
+			}
+			grew := false
+			for k := range out {
+				if !old[k] {
+					old[k] = true
+					grew = true
+				}
+			}
+			if grew {
+				work = append(work, s)
+			}
+		}
+	}
+	return f
+}
+
+func predIndex(b, pred *ssa.BasicBlock) int {
+	for i, p := range b.Preds {
+		if p == pred {
+			return i
+		}
+	}
+	return -1
+}
+
+// transfer adds the values a block derives from tracked ones: conversions
+// between interface types keep the dynamic value, tombstone or not.
+func (f *flow) transfer(b *ssa.BasicBlock, st state) {
+	for _, instr := range b.Instrs {
+		f.derive(instr, st)
+	}
+}
+
+func (f *flow) derive(instr ssa.Instruction, st state) {
+	if ci, ok := instr.(*ssa.ChangeInterface); ok && f.tracked(ci.X, st) {
+		st[key{ci, -1}] = true
+		f.all[key{ci, -1}] = true
+	}
+}
+
+// tracked reports whether v may still be a tombstone (or nil) in st.
+func (f *flow) tracked(v ssa.Value, st state) bool {
+	return st[keyOf(v)]
+}
+
+// clean removes, on successor edge i of b, the values that the branch at
+// the end of b proves to be the real object.
+func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
+	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return
+	}
+	cond := iff.Cond
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cond, i = u.X, 1-i
+	}
+	switch c := cond.(type) {
+	case *ssa.Extract:
+		ta, ok := c.Tuple.(*ssa.TypeAssert)
+		if !ok || c.Index != 1 || f.mode != mayBeTombstone || !f.tracked(ta.X, st) {
+			return
+		}
+		switch {
+		case kube.IsTombstone(ta.AssertedType):
+			if i == 1 { // not a tombstone on the failure edge
+				delete(st, keyOf(ta.X))
+			}
+		case !admitsTombstone(ta.AssertedType):
+			if i == 0 { // some other type on the success edge
+				delete(st, keyOf(ta.X))
+			}
+		}
+	case *ssa.BinOp:
+		if f.mode != mayBeNil || (c.Op != token.EQL && c.Op != token.NEQ) {
+			return
+		}
+		other := nilComparand(c)
+		if other == nil {
+			return
+		}
+		// The edge on which other != nil.
+		nonNil := 1
+		if c.Op == token.NEQ {
+			nonNil = 0
+		}
+		if k := keyOf(other); st[k] && i == nonNil {
+			delete(st, k)
+		}
+		// FinalStateUnknown == nil means OptionalObj is the real object.
+		if base, ok := finalStateUnknownOf(other); ok && i == 1-nonNil {
+			for k := range st {
+				if k.base == base && k.field >= 0 {
+					delete(st, k)
+				}
+			}
+		}
+	}
+}
+
+// nilComparand returns the operand compared with nil, or nil.
+func nilComparand(b *ssa.BinOp) ssa.Value {
+	if c, ok := b.Y.(*ssa.Const); ok && c.IsNil() {
+		return b.X
+	}
+	if c, ok := b.X.(*ssa.Const); ok && c.IsNil() {
+		return b.Y
+	}
+	return nil
+}
+
+// keyOf canonicalises accesses to DeletedObject.OptionalObj.
+func keyOf(v ssa.Value) key {
+	if base, idx, ok := deletedObjectField(v, "OptionalObj"); ok {
+		return key{base, idx}
+	}
+	return key{v, -1}
+}
+
+func finalStateUnknownOf(v ssa.Value) (ssa.Value, bool) {
+	base, _, ok := deletedObjectField(v, "FinalStateUnknown")
+	return base, ok
+}
+
+// deletedObjectField recognises d.NAME and (*p).NAME on a DeletedObject.
+func deletedObjectField(v ssa.Value, name string) (base ssa.Value, idx int, ok bool) {
+	switch v := v.(type) {
+	case *ssa.Field:
+		if kube.IsDeletedObject(v.X.Type()) && fieldName(v.X.Type(), v.Field) == name {
+			return v.X, v.Field, true
+		}
+	case *ssa.UnOp:
+		if fa, isFA := v.X.(*ssa.FieldAddr); isFA && v.Op == token.MUL {
+			if pt, isPtr := fa.X.Type().Underlying().(*types.Pointer); isPtr && kube.IsDeletedObject(pt.Elem()) && fieldName(pt.Elem(), fa.Field) == name {
+				return fa.X, fa.Field, true
+			}
+		}
+	}
+	return nil, 0, false
+}
+
+func fieldName(t types.Type, i int) string {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return ""
+	}
+	return st.Field(i).Name()
+}
+
+// admitsTombstone reports whether a DeletedFinalStateUnknown value can pass
+// an assertion to t: only interfaces it implements (it has no methods, so
+// interfaces without methods).
+func admitsTombstone(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	return ok && iface.NumMethods() == 0
+}

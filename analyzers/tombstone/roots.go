@@ -1,0 +1,260 @@
+package tombstone
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// mode says what a tracked value may hold that its user must expect.
+type mode int
+
+const (
+	// mayBeTombstone: an untyped delete-handler object, which may be a
+	// cache.DeletedFinalStateUnknown instead of the object.
+	mayBeTombstone mode = iota
+	// mayBeNil: the object a typed FilterFunc receives, which is the zero
+	// value of T for deletions seen without any copy of the object.
+	mayBeNil
+)
+
+// A root is a function that receives a deleted object in one of its
+// parameters, found where it is registered as a handler.
+type root struct {
+	fn    *ssa.Function
+	param int // index into fn.Params (receivers count)
+	mode  mode
+	role  string // "DeleteFunc", "FilterFunc" or "OnDelete"
+	// shared names the other role when the same function is also
+	// registered as an add or update handler.
+	shared string
+	name   string // how the registration spells the function
+}
+
+// handlerFields are the fields of client-go's adaptor structs whose
+// functions receive deleted objects, and those that receive live ones.
+var (
+	deleteFields = map[string]bool{"DeleteFunc": true, "FilterFunc": true}
+	liveFields   = map[string]bool{"AddFunc": true, "UpdateFunc": true}
+)
+
+// findRoots collects the package's delete handlers: functions stored in the
+// DeleteFunc or FilterFunc of client-go's handler structs (composite
+// literals and later field stores), and the OnDelete methods of the
+// package's own types that implement cache.ResourceEventHandler.
+func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program, funcs map[ast.Node]*ssa.Function, cachePkg *types.Package) []root {
+	res := resolver{pass: pass, prog: prog, funcs: funcs, assigned: localFuncAssignments(pass, ins)}
+
+	type use struct {
+		fn   *ssa.Function
+		role string
+		expr ast.Expr
+		h    kube.HandlerStruct
+	}
+	var uses []use
+	record := func(h kube.HandlerStruct, field string, value ast.Expr) {
+		if !deleteFields[field] && !liveFields[field] {
+			return // Handler of a filtering handler, or unknown
+		}
+		fn := res.resolve(value)
+		if fn == nil {
+			return // a func from a call, a field, another package: not followed
+		}
+		uses = append(uses, use{fn: fn, role: field, expr: value, h: h})
+	}
+
+	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.CompositeLit:
+			h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(n))
+			if !ok {
+				continue // not a client-go handler struct
+			}
+			st, _ := pass.TypesInfo.TypeOf(n).Underlying().(*types.Struct)
+			for i, elt := range n.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					if key, ok := kv.Key.(*ast.Ident); ok {
+						record(h, key.Name, kv.Value)
+					}
+				} else if st != nil && i < st.NumFields() {
+					record(h, st.Field(i).Name(), elt) // unkeyed literal
+				}
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				sel, ok := lhs.(*ast.SelectorExpr)
+				if !ok || len(n.Rhs) != len(n.Lhs) {
+					continue
+				}
+				h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(sel.X))
+				if !ok {
+					continue // not a field of a handler struct
+				}
+				record(h, sel.Sel.Name, n.Rhs[i])
+			}
+		}
+	}
+
+	live := make(map[*ssa.Function]string)
+	for _, u := range uses {
+		if liveFields[u.role] {
+			live[u.fn] = u.role
+		}
+	}
+	var roots []root
+	for _, u := range uses {
+		if !deleteFields[u.role] {
+			continue
+		}
+		m := mayBeTombstone
+		if u.h.Typed {
+			if u.role == "DeleteFunc" {
+				continue // DeletedObject[T] is checked wherever it is used
+			}
+			m = mayBeNil
+		}
+		roots = append(roots, root{
+			fn: u.fn, param: firstParam(u.fn), mode: m, role: u.role,
+			shared: live[u.fn], name: types.ExprString(u.expr),
+		})
+	}
+
+	// Handler types of the package: their OnDelete sees tombstones.
+	scope := pass.Pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !kube.IsUntypedHandler(t, cachePkg) {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, "OnDelete")
+			m, ok := obj.(*types.Func)
+			if !ok || m.Pkg() != pass.Pkg {
+				continue // promoted from an embedded library type
+			}
+			fn := prog.FuncValue(m)
+			if fn == nil || fn.Blocks == nil {
+				continue
+			}
+			roots = append(roots, root{fn: fn, param: 1, mode: mayBeTombstone, role: "OnDelete", name: tn.Name() + ".OnDelete"})
+			break
+		}
+	}
+	return roots
+}
+
+// firstParam is the index of the first non-receiver parameter.
+func firstParam(fn *ssa.Function) int {
+	if fn.Signature.Recv() != nil {
+		return 1
+	}
+	return 0
+}
+
+// resolver maps a function-valued expression to the SSA function it denotes.
+type resolver struct {
+	pass     *analysis.Pass
+	prog     *ssa.Program
+	funcs    map[ast.Node]*ssa.Function
+	assigned map[*types.Var][]ast.Expr
+}
+
+func (r *resolver) resolve(e ast.Expr) *ssa.Function {
+	return r.resolveDepth(e, 0)
+}
+
+func (r *resolver) resolveDepth(e ast.Expr, depth int) *ssa.Function {
+	if depth > 4 {
+		return nil // a chain of func variables this long is not a handler
+	}
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.FuncLit:
+		return r.funcs[e]
+	case *ast.Ident, *ast.SelectorExpr:
+		var obj types.Object
+		if id, ok := e.(*ast.Ident); ok {
+			obj = r.pass.TypesInfo.Uses[id]
+		} else {
+			sel := e.(*ast.SelectorExpr)
+			if s, ok := r.pass.TypesInfo.Selections[sel]; ok {
+				obj = s.Obj()
+			} else {
+				obj = r.pass.TypesInfo.Uses[sel.Sel]
+			}
+		}
+		switch obj := obj.(type) {
+		case *types.Func:
+			if obj.Pkg() != r.pass.Pkg {
+				return nil // library function: not ours to check
+			}
+			fn := r.prog.FuncValue(obj)
+			if fn == nil || fn.Blocks == nil {
+				return nil // interface method or no body
+			}
+			return fn
+		case *types.Var:
+			vals := r.assigned[obj]
+			if len(vals) != 1 {
+				return nil // reassigned: which function it holds is unknown
+			}
+			return r.resolveDepth(vals[0], depth+1)
+		}
+	}
+	return nil
+}
+
+// localFuncAssignments records the values assigned to local variables of
+// function type, so that `del := func(obj any) {...}; ...DeleteFunc: del`
+// resolves to the literal.
+func localFuncAssignments(pass *analysis.Pass, ins *inspector.Inspector) map[*types.Var][]ast.Expr {
+	m := make(map[*types.Var][]ast.Expr)
+	add := func(id *ast.Ident, value ast.Expr) {
+		obj := pass.TypesInfo.ObjectOf(id)
+		v, ok := obj.(*types.Var)
+		if !ok || v.IsField() || v.Parent() == pass.Pkg.Scope() {
+			return // only locals: package variables may be set anywhere
+		}
+		if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+			return
+		}
+		m[v] = append(m[v], value)
+	}
+	for cur := range ins.Root().Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := lhs.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				var value ast.Expr
+				if len(n.Rhs) == len(n.Lhs) {
+					value = n.Rhs[i]
+				}
+				if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
+					value = nil
+				}
+				add(id, value)
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				var value ast.Expr
+				if len(n.Values) == len(n.Names) {
+					value = n.Values[i]
+				}
+				add(id, value)
+			}
+		}
+	}
+	return m
+}

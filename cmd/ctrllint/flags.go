@@ -1,0 +1,131 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// options are the parsed command line of a standalone run.
+type options struct {
+	format   string
+	fix      bool
+	explain  string
+	list     bool
+	enable   string
+	disable  string
+	tags     string
+	tests    bool
+	dir      string
+	version  bool
+	patterns []string
+}
+
+// errUsage means the command line was wrong and the message has been
+// printed; the exit status is 2.
+var errUsage = errors.New("usage error")
+
+const usageText = `usage: ctrllint [flags] packages...
+       go vet -vettool=$(command -v ctrllint) [-enable a,b] [-disable a,b] packages...
+
+ctrllint reports bugs in Kubernetes controllers.
+Packages are go list patterns, e.g. ./... (there is no default).
+
+Exit status: 0 nothing found, 1 findings reported,
+2 packages could not be loaded or analysed, or bad usage.
+
+Flags:
+`
+
+// parseFlags parses args. It returns flag.ErrHelp for -h, errUsage after
+// printing the reason for bad flags.
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("ctrllint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.format, "f", "text", "output format: text, json or sarif")
+	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes; report only findings left unfixed")
+	fs.StringVar(&o.explain, "explain", "", "print the documentation of analyzer `NAME` and exit")
+	fs.BoolVar(&o.list, "list", false, "list the analyzers, whether each is enabled, and exit")
+	fs.StringVar(&o.enable, "enable", "", "run only these comma-separated analyzers")
+	fs.StringVar(&o.disable, "disable", "", "do not run these comma-separated analyzers")
+	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
+	fs.BoolVar(&o.tests, "test", true, "analyse _test.go files too (as go vet does)")
+	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything (as go -C)")
+	fs.BoolVar(&o.version, "V", false, "print the version and exit")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage // flag has printed the error and usage
+	}
+	switch o.format {
+	case "text", "json", "sarif":
+	default:
+		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want text, json or sarif)\n", o.format)
+		return nil, errUsage
+	}
+	o.patterns = fs.Args()
+	return o, nil
+}
+
+// selectAnalyzers applies -enable and -disable to all.
+func selectAnalyzers(all []*analysis.Analyzer, enable, disable string) ([]*analysis.Analyzer, error) {
+	en, err := parseNames(enable, all)
+	if err != nil {
+		return nil, fmt.Errorf("-enable: %v", err)
+	}
+	dis, err := parseNames(disable, all)
+	if err != nil {
+		return nil, fmt.Errorf("-disable: %v", err)
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		if len(en) > 0 && !slices.Contains(en, a.Name) || slices.Contains(dis, a.Name) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// parseNames splits a comma-separated list of analyzer names and checks
+// each exists: a typo must not silently run nothing.
+func parseNames(list string, all []*analysis.Analyzer) ([]string, error) {
+	var names []string
+	for n := range strings.SplitSeq(list, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !slices.ContainsFunc(all, func(a *analysis.Analyzer) bool { return a.Name == n }) {
+			return nil, fmt.Errorf("unknown analyzer %q (known: %s)", n, knownNames(all))
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+func knownNames(all []*analysis.Analyzer) string {
+	names := make([]string, len(all))
+	for i, a := range all {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// splitTags accepts the go command's comma-separated form and the older
+// space-separated one.
+func splitTags(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}

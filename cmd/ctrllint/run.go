@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/analyzers"
+	"github.com/ctrllint/ctrllint/internal/driver"
+)
+
+// Exit statuses.
+const (
+	exitClean    = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+// suite is the set of analyzers and their documentation. It is a
+// parameter so tests can run the whole command with analyzers that are
+// known to fire.
+type suite struct {
+	analyzers []*analysis.Analyzer
+	lookup    func(name string) (analyzers.Info, bool)
+}
+
+func defaultSuite() suite { return suite{analyzers.All(), analyzers.Lookup} }
+
+// info is s.lookup with a fallback to the analyzer itself, so that an
+// analyzer without a documentation page still gets a usable rule.
+func (s suite) info(a *analysis.Analyzer) analyzers.Info {
+	if in, ok := s.lookup(a.Name); ok {
+		return in
+	}
+	summary, _, _ := strings.Cut(a.Doc, "\n")
+	return analyzers.Info{Name: a.Name, Summary: summary, URL: a.URL, Text: a.Doc}
+}
+
+// version is set at release time with -ldflags "-X main.version=v1.2.3".
+var version = ""
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// run is the standalone command; it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitClean
+	}
+	if err != nil {
+		return exitError
+	}
+	if o.version {
+		fmt.Fprintf(stdout, "ctrllint version %s %s\n", toolVersion(), runtime.Version())
+		return exitClean
+	}
+	if o.explain != "" {
+		return explain(o.explain, stdout, stderr, s)
+	}
+	enabled, err := selectAnalyzers(s.analyzers, o.enable, o.disable)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
+	if o.list {
+		list(stdout, s, enabled)
+		return exitClean
+	}
+	if len(o.patterns) == 0 {
+		fmt.Fprintln(stderr, "ctrllint: no packages given (to analyse the module in the current directory, use ./...)")
+		return exitError
+	}
+	if len(enabled) == 0 {
+		fmt.Fprintln(stderr, "ctrllint: -enable/-disable left no analyzer to run")
+		return exitError
+	}
+
+	wd, err := workDir(o.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
+	res, err := driver.Analyze(ctx, &driver.Config{
+		Dir:       wd,
+		Patterns:  o.patterns,
+		Tags:      splitTags(o.tags),
+		Tests:     o.tests,
+		Analyzers: enabled,
+	})
+	var loadErr *driver.LoadError
+	if err != nil && !errors.As(err, &loadErr) {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
+	if res == nil {
+		res = &driver.Result{}
+	}
+	rel := relativizer(wd)
+
+	findings := res.Findings
+	if o.fix {
+		findings, err = applyFixes(findings, stderr, rel)
+		if err != nil {
+			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+			return exitError
+		}
+	}
+
+	// Problems first on stderr, so a reader sees why findings may be
+	// incomplete before the findings themselves.
+	var problems []string
+	if loadErr != nil {
+		for _, p := range loadErr.Problems {
+			p.File = rel(p.File)
+			problems = append(problems, p.String())
+		}
+	}
+	for _, e := range res.Errors {
+		if e.Pos.File != "" {
+			e.Pos.File = rel(e.Pos.File)
+		}
+		problems = append(problems, e.Error())
+		if os.Getenv("CTRLLINT_DEBUG") != "" && e.Stack != "" {
+			problems = append(problems, e.Stack)
+		}
+	}
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "ctrllint: %s\n", p)
+	}
+
+	switch o.format {
+	case "json":
+		err = writeJSON(stdout, findings, rel)
+	case "sarif":
+		err = writeSARIF(stdout, findings, sarifInput{
+			suite: s, enabled: enabled, wd: wd, problems: problems,
+		})
+	default:
+		writeText(stdout, findings, rel)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
+
+	switch {
+	case len(problems) > 0:
+		return exitError
+	case len(findings) > 0:
+		return exitFindings
+	}
+	return exitClean
+}
+
+// applyFixes writes the fixes and returns the findings left to report:
+// those without a fix, or whose fix was skipped.
+func applyFixes(findings []driver.Finding, stderr io.Writer, rel func(string) string) ([]driver.Finding, error) {
+	plan := driver.PlanFixes(findings, nil)
+	for _, s := range plan.Skipped {
+		f := *s.Finding
+		f.Pos.File = rel(f.Pos.File)
+		fmt.Fprintf(stderr, "ctrllint: warning: %s\n", driver.SkippedFix{Finding: &f, Reason: s.Reason})
+	}
+	if err := plan.Write(); err != nil {
+		return nil, err
+	}
+	var left []driver.Finding
+	n := 0
+	for i, f := range findings {
+		if plan.Applied[i] {
+			n++
+		} else {
+			left = append(left, f)
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "ctrllint: applied %d fixes to %d files\n", n, len(plan.Files))
+	}
+	return left, nil
+}
+
+func explain(name string, stdout, stderr io.Writer, s suite) int {
+	for _, a := range s.analyzers {
+		if a.Name == name {
+			in := s.info(a)
+			fmt.Fprintf(stdout, "%s: %s\n\n%s", in.Name, in.Summary, in.Text)
+			if !strings.HasSuffix(in.Text, "\n") {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "\nOnline documentation: %s\n", in.URL)
+			return exitClean
+		}
+	}
+	fmt.Fprintf(stderr, "ctrllint: -explain: unknown analyzer %q (known: %s)\n", name, knownNames(s.analyzers))
+	return exitError
+}
+
+func list(stdout io.Writer, s suite, enabled []*analysis.Analyzer) {
+	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
+	for _, a := range s.analyzers {
+		state := "disabled"
+		for _, e := range enabled {
+			if e == a {
+				state = "enabled"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Name, state, s.info(a).Summary)
+	}
+	tw.Flush()
+}
+
+// workDir is the directory patterns and printed paths are relative to:
+// the -C directory if given, else the current one.
+func workDir(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("-C: %v", err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("-C: %s is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// relativizer returns a function that shortens paths beneath wd to be
+// relative to it, and leaves the others absolute: relative paths are what
+// editors and CI logs link best, but "../../x" is harder to read than the
+// absolute path.
+func relativizer(wd string) func(string) string {
+	return func(file string) string {
+		if file == "" || !filepath.IsAbs(file) {
+			return file
+		}
+		r, err := filepath.Rel(wd, file)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return file
+		}
+		return r
+	}
+}

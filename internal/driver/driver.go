@@ -1,0 +1,239 @@
+// Package driver loads Go packages and runs ctrllint's analyzers over them.
+// It is shared by every front end that analyses from source (the ctrllint
+// command, the editor server, benchmarks), so that they agree on what is
+// loaded, which test variants count, how findings are ordered and
+// deduplicated, and how fixes are applied. go vet's -vettool mode does not
+// use it: there the go command does the loading and unitchecker the running.
+package driver
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// Config says what to analyse and with which analyzers.
+type Config struct {
+	// Dir is the directory the go command runs in; patterns are relative
+	// to it. Empty means the current directory.
+	Dir string
+	// Patterns are go list package patterns. At least one is required:
+	// an empty list is an error rather than an implicit ".", because a
+	// silently narrowed run looks exactly like a clean one.
+	Patterns []string
+	// Tags are build tags, passed to the go command as -tags.
+	Tags []string
+	// Tests includes _test.go files, as go vet does.
+	Tests bool
+	// Analyzers to run. None of them may use facts: dependencies are
+	// loaded from export data only, so facts could not be computed.
+	Analyzers []*analysis.Analyzer
+	// Env is the go command's environment; nil means os.Environ().
+	Env []string
+	// Sequential runs analyzers one at a time (for profiling and
+	// deterministic debugging).
+	Sequential bool
+}
+
+// Position is a place in a file. Offset and Column count bytes, as
+// go/token does; converting to other units is the output format's job.
+type Position struct {
+	File   string // absolute path
+	Offset int    // 0-based byte offset
+	Line   int    // 1-based
+	Column int    // 1-based, in bytes
+}
+
+func (p Position) String() string {
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// A Finding is one diagnostic, detached from the loaded packages so the
+// packages can be discarded and findings compared, sorted and serialised.
+type Finding struct {
+	Analyzer string
+	Category string
+	Message  string
+	URL      string // documentation of the finding, if the analyzer gave one
+	Pos      Position
+	End      Position // equal to Pos when the analyzer gave no end
+	Fixes    []Fix
+}
+
+// A Fix is one suggested fix: edits to apply together or not at all.
+type Fix struct {
+	Message string
+	Edits   []Edit
+}
+
+// An Edit replaces the bytes [Pos.Offset, End.Offset) of Pos.File with
+// NewText. Pos and End are always in the same file.
+type Edit struct {
+	Pos, End Position
+	NewText  string
+}
+
+// Result is what one analysis run found.
+type Result struct {
+	Findings []Finding
+	// Errors are analyzers that failed (returned an error or panicked)
+	// on some package. Findings of the other analyzers are still complete.
+	Errors []*AnalyzerError
+}
+
+// AnalyzerError is an analyzer failing on one package: a bug in the
+// analyzer (or in ctrllint), not in the code being analysed.
+type AnalyzerError struct {
+	Analyzer string
+	Package  string
+	Pos      Position // zero when the failure has no known position
+	Err      error
+	// Stack is the goroutine stack when the analyzer panicked; front ends
+	// show it only when asked, since users cannot act on it.
+	Stack string
+}
+
+func (e *AnalyzerError) Error() string {
+	where := ""
+	if e.Pos.File != "" {
+		where = e.Pos.String() + ": "
+	}
+	return fmt.Sprintf("%sinternal error: analyzer %s failed on package %s: %v", where, e.Analyzer, e.Package, e.Err)
+}
+
+func (e *AnalyzerError) Unwrap() error { return e.Err }
+
+// Analyze loads the packages and runs the analyzers on them.
+//
+// If some packages cannot be loaded or type-checked, the error is a
+// *LoadError and the result holds the findings of the packages that
+// could be analysed: one broken package should not hide what is wrong in
+// the others, but callers must still treat the run as failed.
+func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
+	pkgs, loadErr := Load(ctx, cfg)
+	if loadErr != nil && len(pkgs) == 0 {
+		return &Result{}, loadErr
+	}
+	res, err := Run(cfg.Analyzers, pkgs, cfg.Sequential)
+	if err != nil {
+		return res, err
+	}
+	return res, loadErr
+}
+
+// Run runs analyzers over packages already loaded by Load. It is separate
+// from Analyze so that callers that keep packages (the editor server,
+// benchmarks) can re-run analyzers without reloading.
+func Run(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bool) (*Result, error) {
+	for _, a := range analyzers {
+		if len(a.FactTypes) > 0 {
+			return nil, fmt.Errorf("analyzer %s uses facts, which this driver cannot compute (dependencies are loaded from export data)", a.Name)
+		}
+	}
+	if len(analyzers) == 0 || len(pkgs) == 0 {
+		return &Result{}, nil
+	}
+	wrapped, orig := guard(analyzers)
+	graph, err := checker.Analyze(wrapped, pkgs, &checker.Options{Sequential: sequential})
+	if err != nil {
+		return nil, err
+	}
+
+	res := &Result{}
+	seen := make(map[string]bool)
+	for act := range graph.All() {
+		if !act.IsRoot {
+			continue
+		}
+		a := orig[act.Analyzer]
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			f := convert(fset, a, d)
+			// The same file is analysed in more than one package when a
+			// pattern names both p and its test variant; report it once.
+			key := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			res.Findings = append(res.Findings, f)
+		}
+		if act.Err != nil {
+			ae := &AnalyzerError{Analyzer: a.Name, Package: act.Package.ID, Err: act.Err}
+			if p, ok := act.Err.(*panicError); ok {
+				ae.Err = p
+				ae.Stack = p.stack
+			}
+			res.Errors = append(res.Errors, ae)
+		}
+	}
+	SortFindings(res.Findings)
+	slices.SortFunc(res.Errors, func(x, y *AnalyzerError) int {
+		return cmp.Or(cmp.Compare(x.Package, y.Package), cmp.Compare(x.Analyzer, y.Analyzer))
+	})
+	return res, nil
+}
+
+// SortFindings puts findings in the order every output uses: by file,
+// line, column, analyzer, then message, so runs can be diffed.
+func SortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(x, y Finding) int {
+		return cmp.Or(
+			cmp.Compare(x.Pos.File, y.Pos.File),
+			cmp.Compare(x.Pos.Line, y.Pos.Line),
+			cmp.Compare(x.Pos.Column, y.Pos.Column),
+			cmp.Compare(x.Analyzer, y.Analyzer),
+			cmp.Compare(x.Message, y.Message),
+			cmp.Compare(x.End.Offset, y.End.Offset),
+			cmp.Compare(x.Category, y.Category),
+		)
+	})
+}
+
+func convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) Finding {
+	f := Finding{
+		Analyzer: a.Name,
+		Category: d.Category,
+		Message:  strings.TrimSpace(d.Message),
+		URL:      d.URL,
+		Pos:      position(fset, d.Pos),
+	}
+	f.End = f.Pos
+	if d.End.IsValid() && d.End >= d.Pos {
+		f.End = position(fset, d.End)
+	}
+	for _, sf := range d.SuggestedFixes {
+		fix := Fix{Message: sf.Message}
+		for _, te := range sf.TextEdits {
+			e := Edit{Pos: position(fset, te.Pos), NewText: string(te.NewText)}
+			e.End = e.Pos
+			if te.End.IsValid() {
+				e.End = position(fset, te.End)
+			}
+			fix.Edits = append(fix.Edits, e)
+		}
+		f.Fixes = append(f.Fixes, fix)
+	}
+	return f
+}
+
+// position ignores //line directives: fixes must address the real file,
+// and findings should point where the fixes do.
+func position(fset *token.FileSet, pos token.Pos) Position {
+	if !pos.IsValid() {
+		return Position{}
+	}
+	tf := fset.File(pos)
+	if tf == nil {
+		return Position{}
+	}
+	p := tf.PositionFor(pos, false)
+	return Position{File: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
+}

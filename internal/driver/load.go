@@ -1,0 +1,317 @@
+package driver
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// rootMode loads syntax and types for the requested packages only.
+// Without NeedDeps, go/packages type-checks dependencies from the
+// compiler's export data (go list -export), as go vet does, instead of
+// parsing and type-checking all of client-go from source: our analyzers
+// use no facts, so dependencies never need analysing.
+const rootMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes |
+	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
+
+// Problem is one reason packages could not be loaded or type-checked,
+// as the go command or the type checker phrased it.
+type Problem struct {
+	Package string // import path or pattern it concerns, if known
+	File    string // absolute when known; empty when the problem has no position
+	Line    int
+	Column  int
+	Msg     string
+}
+
+func (p Problem) String() string {
+	switch {
+	case p.File == "":
+		return p.Msg
+	case p.Line == 0:
+		return p.File + ": " + p.Msg
+	case p.Column == 0:
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
+}
+
+// LoadError means some packages could not be loaded or type-checked.
+// It carries the loader's own messages, which say what to fix, rather
+// than a summary that would send the user to rerun go build.
+type LoadError struct {
+	Problems []Problem
+}
+
+func (e *LoadError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ErrNoPatterns is returned when no package patterns are given.
+var ErrNoPatterns = errors.New("no packages given")
+
+// Load loads the packages matching cfg.Patterns, ready for Run.
+//
+// Packages that loaded cleanly are returned even when the error is a
+// *LoadError, so the caller can analyse what can be analysed.
+//
+// With cfg.Tests, a package with in-package tests is represented only by
+// its test variant "p [p.test]", a superset of p, as go vet does; the
+// generated test main packages are dropped.
+func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
+	if len(cfg.Patterns) == 0 {
+		return nil, ErrNoPatterns
+	}
+	lcfg := &packages.Config{
+		Mode:    rootMode,
+		Context: ctx,
+		Dir:     cfg.Dir,
+		Env:     cfg.Env,
+		Tests:   cfg.Tests,
+	}
+	if len(cfg.Tags) > 0 {
+		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+	}
+	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
+	if err != nil {
+		// The go command itself failed (no go.mod, bad flags, ...).
+		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
+	}
+	base := cfg.Dir
+	if base == "" {
+		base = "."
+	}
+	if abs, err := filepath.Abs(base); err == nil {
+		base = abs
+	}
+
+	pkgs = selectVariants(pkgs)
+	if len(pkgs) == 0 {
+		return nil, &LoadError{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(cfg.Patterns, " "))}}}
+	}
+
+	var good []*packages.Package
+	var probs []Problem
+	var unexplained []*packages.Package
+	for _, p := range pkgs {
+		if !p.IllTyped && len(p.Errors) == 0 {
+			good = append(good, p)
+			continue
+		}
+		n := len(probs)
+		probs = append(probs, packageProblems(p, base)...)
+		if len(probs) == n {
+			unexplained = append(unexplained, p)
+		}
+	}
+	if len(unexplained) > 0 {
+		probs = append(probs, explain(ctx, lcfg, base, unexplained)...)
+	}
+	if len(probs) == 0 {
+		return good, nil
+	}
+	return good, &LoadError{Problems: sortProblems(probs)}
+}
+
+// selectVariants drops packages that would only duplicate work: p when
+// "p [p.test]" is also present, and generated test mains.
+func selectVariants(pkgs []*packages.Package) []*packages.Package {
+	hasTestVariant := make(map[string]bool)
+	for _, p := range pkgs {
+		if p.ForTest != "" && p.PkgPath == p.ForTest {
+			hasTestVariant[p.PkgPath] = true
+		}
+	}
+	var out []*packages.Package
+	for _, p := range pkgs {
+		switch {
+		case p.ForTest == "" && hasTestVariant[p.PkgPath]:
+		case isTestMain(p):
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// isTestMain reports whether p is the main package go test generates;
+// its source lives in the build cache and is nobody's to fix.
+func isTestMain(p *packages.Package) bool {
+	return p.Name == "main" && p.ForTest == "" && p.ID == p.PkgPath && strings.HasSuffix(p.PkgPath, ".test")
+}
+
+var couldNotImport = regexp.MustCompile(`^could not import (\S+) `)
+
+// packageProblems turns a package's errors into problems, preferring the
+// go command's explanation of a broken import ("no required module
+// provides package ...") to the type checker's echo of it.
+func packageProblems(p *packages.Package, base string) []Problem {
+	var out []Problem
+	hasTypeErrors := false
+	for _, e := range p.Errors {
+		if e.Kind == packages.TypeError || e.Kind == packages.ParseError {
+			hasTypeErrors = true
+		}
+	}
+	for _, e := range p.Errors {
+		if e.Kind == packages.TypeError {
+			if m := couldNotImport.FindStringSubmatch(e.Msg); m != nil {
+				if dep := p.Imports[m[1]]; dep != nil && len(dep.Errors) > 0 {
+					continue // reported below, from the dependency itself
+				}
+			}
+		}
+		if isBuildOutput(e) && hasTypeErrors {
+			continue // the compiler's copy of the type errors
+		}
+		out = append(out, errorProblems(p.PkgPath, e, base)...)
+	}
+	// Without NeedDeps, imports are stubs, but they carry the go
+	// command's errors for the imported package.
+	paths := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		dep := p.Imports[path]
+		for _, e := range dep.Errors {
+			out = append(out, errorProblems(dep.PkgPath, e, base)...)
+		}
+	}
+	return out
+}
+
+// explain finds why packages are ill-typed when neither they nor their
+// direct imports carry an error: a dependency further down failed to
+// build, and go/packages only propagated the failure. Listing the
+// dependency graph with export data (cheap: no type-checking from source)
+// surfaces the go command's message for the broken package.
+func explain(ctx context.Context, lcfg *packages.Config, base string, pkgs []*packages.Package) []Problem {
+	var patterns []string
+	for _, p := range pkgs {
+		if p.PkgPath != "" && !slices.Contains(patterns, p.PkgPath) {
+			patterns = append(patterns, p.PkgPath)
+		}
+	}
+	var out []Problem
+	if len(patterns) > 0 {
+		c := *lcfg
+		c.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
+		if deps, err := packages.Load(&c, patterns...); err == nil {
+			packages.Visit(deps, nil, func(p *packages.Package) {
+				for _, e := range p.Errors {
+					out = append(out, errorProblems(p.PkgPath, e, base)...)
+				}
+			})
+		}
+	}
+	if len(out) == 0 {
+		for _, p := range pkgs {
+			out = append(out, Problem{Package: p.ID, Msg: fmt.Sprintf("package %s could not be type-checked", p.ID)})
+		}
+	}
+	return out
+}
+
+// isBuildOutput reports whether e is the go command relaying compiler
+// output ("# pkg\nfile:line:col: msg...").
+func isBuildOutput(e packages.Error) bool {
+	return e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ")
+}
+
+var posPrefix = regexp.MustCompile(`^(.+?\.go):(\d+)(?::(\d+))?: (.*)$`)
+
+func errorProblems(pkg string, e packages.Error, base string) []Problem {
+	if isBuildOutput(e) {
+		// Compiler output: one problem per positioned line, paths
+		// relative to the go command's directory.
+		var out []Problem
+		lines := strings.Split(e.Msg, "\n")[1:]
+		for i := 0; i < len(lines); i++ {
+			line := lines[i]
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			m := posPrefix.FindStringSubmatch(line)
+			if m == nil {
+				if len(out) > 0 {
+					out[len(out)-1].Msg += "\n" + line
+				} else {
+					out = append(out, Problem{Package: pkg, Msg: line})
+				}
+				continue
+			}
+			pr := Problem{Package: pkg, File: absPath(base, m[1]), Msg: m[4]}
+			pr.Line, _ = strconv.Atoi(m[2])
+			pr.Column, _ = strconv.Atoi(m[3])
+			out = append(out, pr)
+		}
+		return out
+	}
+	pr := Problem{Package: pkg, Msg: strings.TrimSpace(e.Msg)}
+	if e.Pos != "" && e.Pos != "-" {
+		pr.File, pr.Line, pr.Column = splitPos(e.Pos)
+		pr.File = absPath(base, pr.File)
+	}
+	return []Problem{pr}
+}
+
+// splitPos splits "file:line:col" or "file:line" (file may contain ':').
+func splitPos(s string) (file string, line, col int) {
+	file = s
+	var nums []int
+	for range 2 {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 {
+			break
+		}
+		n, err := strconv.Atoi(file[i+1:])
+		if err != nil {
+			break
+		}
+		nums = append([]int{n}, nums...)
+		file = file[:i]
+	}
+	switch len(nums) {
+	case 1:
+		line = nums[0]
+	case 2:
+		line, col = nums[0], nums[1]
+	}
+	return file, line, col
+}
+
+func absPath(base, file string) string {
+	if file == "" || filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(base, file)
+}
+
+func sortProblems(ps []Problem) []Problem {
+	slices.SortFunc(ps, func(x, y Problem) int {
+		return cmp.Or(
+			cmp.Compare(x.File, y.File),
+			cmp.Compare(x.Line, y.Line),
+			cmp.Compare(x.Column, y.Column),
+			cmp.Compare(x.Msg, y.Msg),
+		)
+	})
+	return slices.CompactFunc(ps, func(x, y Problem) bool {
+		return x.File == y.File && x.Line == y.Line && x.Column == y.Column && x.Msg == y.Msg
+	})
+}
