@@ -113,6 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	if res == nil {
 		res = &driver.Result{}
 	}
+	err = nil
 	rel := relativizer(wd)
 
 	findings := res.Findings

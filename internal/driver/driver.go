@@ -9,6 +9,7 @@ package driver
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"go/token"
 	"slices"
@@ -32,9 +33,16 @@ type Config struct {
 	Tags []string
 	// Tests includes _test.go files, as go vet does.
 	Tests bool
-	// Analyzers to run. None of them may use facts: dependencies are
-	// loaded from export data only, so facts could not be computed.
+	// Analyzers to run.
 	Analyzers []*analysis.Analyzer
+	// SourceDeps type-checks dependencies from source and runs
+	// fact-using analyzers on them, exactly as go vet does. It is off by
+	// default because it type-checks all of client-go: without it,
+	// dependencies come from export data and facts (such as ctrlflow's
+	// "never returns", used by buildssa) do not cross package boundaries,
+	// except for the standard library's well-known exits (os.Exit,
+	// log.Fatal, t.Fatal and kin), which the driver supplies.
+	SourceDeps bool
 	// Env is the go command's environment; nil means os.Environ().
 	Env []string
 	// Sequential runs analyzers one at a time (for profiling and
@@ -121,27 +129,23 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 	if loadErr != nil && len(pkgs) == 0 {
 		return &Result{}, loadErr
 	}
-	res, err := Run(cfg.Analyzers, pkgs, cfg.Sequential)
+	res, err := Run(cfg, pkgs)
 	if err != nil {
 		return res, err
 	}
 	return res, loadErr
 }
 
-// Run runs analyzers over packages already loaded by Load. It is separate
-// from Analyze so that callers that keep packages (the editor server,
-// benchmarks) can re-run analyzers without reloading.
-func Run(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bool) (*Result, error) {
-	for _, a := range analyzers {
-		if len(a.FactTypes) > 0 {
-			return nil, fmt.Errorf("analyzer %s uses facts, which this driver cannot compute (dependencies are loaded from export data)", a.Name)
-		}
-	}
-	if len(analyzers) == 0 || len(pkgs) == 0 {
+// Run runs cfg.Analyzers over packages already loaded by Load with the
+// same cfg. It is separate from Analyze so that callers that keep
+// packages (the editor server, benchmarks) can re-run analyzers without
+// reloading.
+func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
+	if len(cfg.Analyzers) == 0 || len(pkgs) == 0 {
 		return &Result{}, nil
 	}
-	wrapped, orig := guard(analyzers)
-	graph, err := checker.Analyze(wrapped, pkgs, &checker.Options{Sequential: sequential})
+	wrapped, orig := guard(cfg.Analyzers, cfg.SourceDeps)
+	graph, err := checker.Analyze(wrapped, pkgs, &checker.Options{Sequential: cfg.Sequential})
 	if err != nil {
 		return nil, err
 	}
@@ -167,8 +171,13 @@ func Run(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bo
 		}
 		if act.Err != nil {
 			ae := &AnalyzerError{Analyzer: a.Name, Package: act.Package.ID, Err: act.Err}
-			if p, ok := act.Err.(*panicError); ok {
-				ae.Err = p
+			// The checker says only "failed prerequisites"; name the
+			// analyzer that actually failed and its error.
+			if cause := rootCause(act); cause != act {
+				ae.Err = fmt.Errorf("required analyzer %s failed: %w", orig[cause.Analyzer].Name, cause.Err)
+			}
+			var p *panicError
+			if errors.As(ae.Err, &p) {
 				ae.Stack = p.stack
 			}
 			res.Errors = append(res.Errors, ae)
@@ -179,6 +188,15 @@ func Run(analyzers []*analysis.Analyzer, pkgs []*packages.Package, sequential bo
 		return cmp.Or(cmp.Compare(x.Package, y.Package), cmp.Compare(x.Analyzer, y.Analyzer))
 	})
 	return res, nil
+}
+
+func rootCause(act *checker.Action) *checker.Action {
+	for _, d := range act.Deps {
+		if d.Err != nil {
+			return rootCause(d)
+		}
+	}
+	return act
 }
 
 // SortFindings puts findings in the order every output uses: by file,

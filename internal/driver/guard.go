@@ -2,9 +2,11 @@ package driver
 
 import (
 	"fmt"
+	"go/types"
 	"runtime/debug"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 )
 
 // panicError is an analyzer's panic turned into an error.
@@ -27,8 +29,13 @@ func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 // keyed by the original analyzers, because analyzer code looks up
 // pass.ResultOf[inspect.Analyzer], not our copy.
 //
+// Unless crossPackageFacts is set, the stand-ins declare no fact types,
+// so the checker does not run them on dependencies (which are loaded
+// without syntax); facts then flow only within a package. See
+// Config.SourceDeps for what that costs.
+//
 // orig maps each stand-in back to its original.
-func guard(analyzers []*analysis.Analyzer) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
+func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
 	orig = make(map[*analysis.Analyzer]*analysis.Analyzer)
 	var wrap func(a *analysis.Analyzer) *analysis.Analyzer
@@ -44,9 +51,17 @@ func guard(analyzers []*analysis.Analyzer) (wrapped []*analysis.Analyzer, orig m
 		for i, r := range a.Requires {
 			w.Requires[i] = wrap(r)
 		}
+		if !crossPackageFacts {
+			w.FactTypes = nil
+		}
 		w.Run = func(pass *analysis.Pass) (res any, err error) {
 			inner := *pass
 			inner.Analyzer = a
+			if !crossPackageFacts && a == ctrlflow.Analyzer {
+				inner.ImportObjectFact = func(obj types.Object, fact analysis.Fact) bool {
+					return pass.ImportObjectFact(obj, fact) || obj.Pkg() != pass.Pkg && knownNoReturn(obj)
+				}
+			}
 			inner.ResultOf = make(map[*analysis.Analyzer]any, len(pass.ResultOf))
 			for k, v := range pass.ResultOf {
 				inner.ResultOf[orig[k]] = v
@@ -64,4 +79,42 @@ func guard(analyzers []*analysis.Analyzer) (wrapped []*analysis.Analyzer, orig m
 		wrapped = append(wrapped, wrap(a))
 	}
 	return wrapped, orig
+}
+
+// knownNoReturn reports whether obj is a standard library function that
+// never returns but that ctrlflow recognises only through facts computed
+// from the function's body, which this driver does not analyse (it only
+// loads export data for dependencies). Without it, the code after
+// log.Fatal or t.Fatal would count as reachable in SSA form, and findings
+// would differ from go vet -vettool, which computes facts for every
+// dependency. ctrlflow's only fact type, noReturn, has no fields, so
+// answering true is all that importing the fact means.
+func knownNoReturn(obj types.Object) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	recv := ""
+	if r := fn.Signature().Recv(); r != nil {
+		t := r.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			recv = n.Obj().Name()
+		}
+	}
+	return noReturnFuncs[fn.Pkg().Path()+"."+recv+"."+fn.Name()]
+}
+
+// noReturnFuncs lists "pkg.Recv.Name" (Recv empty for functions).
+var noReturnFuncs = map[string]bool{
+	"os..Exit":   true,
+	"log..Fatal": true, "log..Fatalf": true, "log..Fatalln": true,
+	"log..Panic": true, "log..Panicf": true, "log..Panicln": true,
+	"log.Logger.Fatal": true, "log.Logger.Fatalf": true, "log.Logger.Fatalln": true,
+	"log.Logger.Panic": true, "log.Logger.Panicf": true, "log.Logger.Panicln": true,
+	// Promoted to *testing.T, *testing.B and *testing.F.
+	"testing.common.FailNow": true, "testing.common.Fatal": true, "testing.common.Fatalf": true,
+	"testing.common.SkipNow": true, "testing.common.Skip": true, "testing.common.Skipf": true,
 }

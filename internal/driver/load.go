@@ -75,8 +75,12 @@ func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
 	if len(cfg.Patterns) == 0 {
 		return nil, ErrNoPatterns
 	}
+	mode := rootMode
+	if cfg.SourceDeps {
+		mode |= packages.NeedDeps
+	}
 	lcfg := &packages.Config{
-		Mode:    rootMode,
+		Mode:    mode,
 		Context: ctx,
 		Dir:     cfg.Dir,
 		Env:     cfg.Env,
