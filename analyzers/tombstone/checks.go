@@ -290,7 +290,13 @@ func (o origin) context() string {
 }
 
 func (c *checker) typeString(t types.Type) string {
-	return types.TypeString(t, types.RelativeTo(c.pass.Pkg))
+	// Qualify by package name, as the code under analysis spells it.
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == c.pass.Pkg {
+			return ""
+		}
+		return p.Name()
+	})
 }
 
 func (c *checker) report(pos token.Pos, fix *analysis.SuggestedFix, format string, args ...any) {

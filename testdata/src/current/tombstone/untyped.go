@@ -30,7 +30,7 @@ func NewController(pods coreinformers.PodInformer, deployments appsinformers.Dep
 	})
 	deployments.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		DeleteFunc: func(obj interface{}) {
-			d, ok := obj.(*appsv1.Deployment) // want `the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to \*k8s.io/api/apps/v1.Deployment fails`
+			d, ok := obj.(*appsv1.Deployment) // want `the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to \*v1.Deployment fails`
 			if !ok {
 				return
 			}
@@ -51,7 +51,7 @@ func (c *Controller) updatePod(old, cur interface{}) {
 }
 
 func (c *Controller) deletePod(obj interface{}) {
-	pod := obj.(*v1.Pod) // want `type assertion to \*k8s.io/api/core/v1.Pod panics on the cache.DeletedFinalStateUnknown tombstone`
+	pod := obj.(*v1.Pod) // want `type assertion to \*v1.Pod panics on the cache.DeletedFinalStateUnknown tombstone`
 	c.queue.Add(pod.Namespace + "/" + pod.Name)
 }
 
