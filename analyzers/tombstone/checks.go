@@ -122,6 +122,11 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 	case *ssa.TypeAssert:
 		return tracked(instr.X) && (kube.IsTombstone(instr.AssertedType) || kube.IsTombstonePointer(instr.AssertedType))
 	case *ssa.Store:
+		if ia, ok := instr.Addr.(*ssa.IndexAddr); ok {
+			if _, local := ia.X.(*ssa.Alloc); local {
+				return false // an element of a local array: variadic ...any arguments (fmt, klog)
+			}
+		}
 		return tracked(instr.Val) // escapes: someone else may unwrap it
 	case *ssa.Send:
 		return tracked(instr.X)

@@ -142,7 +142,10 @@ func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
 			return
 		}
 		switch {
-		case kube.IsTombstone(ta.AssertedType):
+		case kube.IsTombstone(ta.AssertedType), kube.IsTombstonePointer(ta.AssertedType):
+			// A pointer check never succeeds and is reported on its own;
+			// treating it as a check keeps its consequences from being
+			// reported a second time.
 			if i == 1 { // not a tombstone on the failure edge
 				delete(st, keyOf(ta.X))
 			}

@@ -20,3 +20,11 @@ func fixture(name string) string {
 func TestCurrentClientGo(t *testing.T) {
 	analysistest.Run(t, fixture("current"), tombstone.Analyzer, "./tombstone")
 }
+
+func TestLegacyClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), tombstone.Analyzer, "./tombstone")
+}
+
+func TestSuggestedFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), tombstone.Analyzer, "./tombstonefix")
+}

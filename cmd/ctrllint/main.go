@@ -10,13 +10,18 @@ package main
 import (
 	"context"
 	"os"
-
-	"github.com/ctrllint/ctrllint/analyzers"
 )
 
 func main() {
-	if isVetInvocation(os.Args[1:]) {
-		runVet(analyzers.All()) // does not return
+	os.Exit(entry(os.Args[1:], defaultSuite()))
+}
+
+// entry dispatches between go vet's protocol and the standalone command.
+// Tests call it with their own analyzers, from the test binary re-run as
+// a vet tool, so both modes are compared on the same analyzers.
+func entry(args []string, s suite) int {
+	if isVetInvocation(args) {
+		runVet(s.analyzers) // exits
 	}
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, defaultSuite()))
+	return run(context.Background(), args, os.Stdout, os.Stderr, s)
 }

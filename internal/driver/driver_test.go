@@ -1,0 +1,344 @@
+package driver_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
+)
+
+// writeModule writes a stdlib-only module example.com/m into a fresh
+// directory: go.mod plus files (path -> content).
+func writeModule(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	// Resolve symlinks (macOS /var -> /private/var) so paths compare equal
+	// to what the go command reports.
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for k, v := range files {
+		all[k] = v
+	}
+	for name, content := range all {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func analyze(t *testing.T, dir string, cfg driver.Config) (*driver.Result, error) {
+	t.Helper()
+	cfg.Dir = dir
+	if cfg.Patterns == nil {
+		cfg.Patterns = []string{"./..."}
+	}
+	if cfg.Analyzers == nil {
+		cfg.Analyzers = []*analysis.Analyzer{testanalyzers.BadCall}
+	}
+	return driver.Analyze(context.Background(), &cfg)
+}
+
+// lines renders findings as "relfile:line:col-endline:endcol: msg (analyzer)".
+func lines(dir string, fs []driver.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		rel, _ := filepath.Rel(dir, f.Pos.File)
+		out = append(out, fmt.Sprintf("%s:%d:%d-%d:%d: %s (%s)", filepath.ToSlash(rel), f.Pos.Line, f.Pos.Column, f.End.Line, f.End.Column, f.Message, f.Analyzer))
+	}
+	return out
+}
+
+const badGo = `package m
+
+func bad()  {}
+func good() {}
+
+func F() {
+	bad()
+	if true { bad() }
+}
+`
+
+func TestAnalyzeFindings(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go":      badGo,
+		"a_test.go": "package m\n\nfunc helper() { bad() }\n",
+		"x_test.go": "package m_test\n\nfunc bad() {}\n\nfunc X() { bad() }\n",
+		"z/z.go":    "package z\n\nfunc bad() {}\n\nfunc Z() { bad() }\n",
+	})
+	res, err := analyze(t, dir, driver.Config{Tests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a.go:7:2-7:7: call of bad (badcall)",
+		"a.go:8:12-8:17: call of bad (badcall)",
+		"a_test.go:3:17-3:22: call of bad (badcall)",
+		"x_test.go:5:12-5:17: call of bad (badcall)",
+		"z/z.go:5:12-5:17: call of bad (badcall)",
+	}
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	f := res.Findings[0]
+	if f.Category != "calls" || f.Pos.Offset != strings.Index(badGo, "bad()\n\tif") {
+		t.Errorf("category/offset: %+v", f)
+	}
+	if len(f.Fixes) != 1 || len(f.Fixes[0].Edits) != 1 {
+		t.Fatalf("fixes: %+v", f.Fixes)
+	}
+	e := f.Fixes[0].Edits[0]
+	if e.NewText != "good" || e.End.Offset-e.Pos.Offset != 3 || e.Pos.File != filepath.Join(dir, "a.go") {
+		t.Errorf("edit: %+v", e)
+	}
+
+	// Without tests, the _test.go findings go away.
+	res, err = analyze(t, dir, driver.Config{Tests: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{want[0], want[1], want[4]}
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("-test=false findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A file analysed in both p and its test variant, or named twice by the
+// patterns, must be reported once.
+func TestAnalyzeDedup(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go":      badGo,
+		"a_test.go": "package m\n",
+	})
+	res, err := analyze(t, dir, driver.Config{Tests: true, Patterns: []string{".", "./...", "example.com/m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 2 {
+		t.Errorf("got %d findings, want 2:\n%s", len(res.Findings), strings.Join(lines(dir, res.Findings), "\n"))
+	}
+}
+
+func TestAnalyzeTags(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go":   "package m\n\nfunc bad() {}\n",
+		"tag.go": "//go:build special\n\npackage m\n\nfunc T() { bad() }\n",
+	})
+	res, err := analyze(t, dir, driver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 0 {
+		t.Errorf("without tag: %v", lines(dir, res.Findings))
+	}
+	res, err = analyze(t, dir, driver.Config{Tags: []string{"special"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(dir, res.Findings); !slices.Equal(got, []string{"tag.go:5:12-5:17: call of bad (badcall)"}) {
+		t.Errorf("with tag: %v", got)
+	}
+}
+
+func TestAnalyzerFailuresAreContained(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
+		"fail/fail.go": "package fail\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
+	})
+	res, err := analyze(t, dir, driver.Config{Analyzers: []*analysis.Analyzer{testanalyzers.Panicky, testanalyzers.BadCall, testanalyzers.Failing}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"boom/boom.go:5:12-5:17: call of bad (badcall)",
+		"fail/fail.go:5:12-5:17: call of bad (badcall)",
+	}
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("findings of the healthy analyzer: %v, want %v", got, want)
+	}
+	if len(res.Errors) != 2 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	boom, fail := res.Errors[0], res.Errors[1]
+	if boom.Analyzer != "panicky" || boom.Package != "example.com/m/boom" ||
+		!strings.Contains(boom.Error(), "panic: assignment to entry in nil map") || !strings.Contains(boom.Stack, "testanalyzers") {
+		t.Errorf("panic error: %v\nstack: %s", boom, boom.Stack)
+	}
+	if fail.Analyzer != "failing" || fail.Package != "example.com/m/fail" || !strings.Contains(fail.Error(), "cannot cope") || fail.Stack != "" {
+		t.Errorf("returned error: %v", fail)
+	}
+	for _, e := range res.Errors {
+		if !strings.Contains(e.Error(), "internal error: analyzer "+e.Analyzer+" failed on package "+e.Package) {
+			t.Errorf("message does not name analyzer and package: %v", e)
+		}
+	}
+}
+
+// Returns depends on buildssa, hence on ctrlflow, whose no-return facts
+// about dependencies decide whether the return after log.Fatal is
+// reachable. The export-data mode must agree with the from-source mode
+// (which is what go vet computes) on the standard library's exits.
+func TestFactsAcrossPackages(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go": `package m
+
+import (
+	"log"
+	"os"
+	"testing"
+)
+
+func exits(k int, t *testing.T) int {
+	switch k {
+	case 0:
+		log.Fatal("x")
+	case 1:
+		os.Exit(1)
+	case 2:
+		t.Fatal("x")
+	case 3:
+		local()
+	default:
+		panic("x")
+	}
+	return 1
+}
+
+func local() { os.Exit(2) }
+`,
+	})
+	for _, sourceDeps := range []bool{false, true} {
+		res, err := analyze(t, dir, driver.Config{SourceDeps: sourceDeps, Analyzers: []*analysis.Analyzer{testanalyzers.Returns}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"a.go:9:6-9:6: exits has 0 reachable returns (returns)"}
+		if got := lines(dir, res.Findings); !slices.Equal(got, want) || len(res.Errors) > 0 {
+			t.Errorf("SourceDeps=%v: %v %v, want %v", sourceDeps, got, res.Errors, want)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		files    map[string]string
+		patterns []string
+		want     []string // substrings of the error, in order, with dir replaced by $DIR
+	}{{
+		name:     "type error",
+		files:    map[string]string{"b/b.go": "package b\n\nfunc G() int { return \"x\" }\n"},
+		patterns: []string{"./..."},
+		want:     []string{`$DIR/b/b.go:3:23: cannot use "x" (untyped string constant) as int value in return statement`},
+	}, {
+		name:     "syntax error",
+		files:    map[string]string{"b/b.go": "package b\n\nfunc G( {\n"},
+		patterns: []string{"./..."},
+		want:     []string{"$DIR/b/b.go:3:"},
+	}, {
+		name:     "missing module",
+		files:    map[string]string{"a.go": "package m\n\nimport \"example.com/nope\"\n\nvar _ = nope.X\n"},
+		patterns: []string{"./..."},
+		want:     []string{"$DIR/a.go:3:8: no required module provides package example.com/nope"},
+	}, {
+		name: "broken dependency two levels down",
+		files: map[string]string{
+			"a.go":        "package m\n\nimport \"example.com/m/b\"\n\nvar _ = b.G\n",
+			"b/b.go":      "package b\n\nimport \"example.com/m/b/c\"\n\nfunc G() int { return c.H() }\n",
+			"b/c/c.go":    "package c\n\nfunc H() int { return \"x\" }\n",
+			"b/c/c_ok.go": "package c\n",
+		},
+		patterns: []string{"."},
+		want:     []string{`$DIR/b/c/c.go:3:23: cannot use "x"`},
+	}, {
+		name:     "pattern matching nothing",
+		files:    map[string]string{"a.go": "package m\n", "empty/README": "x"},
+		patterns: []string{"./empty/..."},
+		want:     []string{"no packages matched ./empty/..."},
+	}, {
+		name:     "missing directory",
+		files:    map[string]string{"a.go": "package m\n"},
+		patterns: []string{"./nosuchdir"},
+		want:     []string{"nosuchdir", "directory not found"},
+	}, {
+		name:     "no patterns",
+		files:    map[string]string{"a.go": "package m\n"},
+		patterns: []string{},
+		want:     []string{"no packages given"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeModule(t, tc.files)
+			res, err := analyze(t, dir, driver.Config{Patterns: tc.patterns, Tests: true})
+			if err == nil {
+				t.Fatalf("no error; findings %v", res.Findings)
+			}
+			msg := strings.ReplaceAll(err.Error(), dir, "$DIR")
+			rest := msg
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("error %q\ndoes not contain %q", msg, w)
+				}
+				rest = rest[i+len(w):]
+			}
+			var le *driver.LoadError
+			if len(tc.patterns) > 0 && !errors.As(err, &le) {
+				t.Errorf("error is %T, want *driver.LoadError", err)
+			}
+			if len(tc.patterns) == 0 && !errors.Is(err, driver.ErrNoPatterns) {
+				t.Errorf("error is %v, want ErrNoPatterns", err)
+			}
+		})
+	}
+}
+
+// One broken package must not hide the findings in the others.
+func TestLoadErrorKeepsHealthyPackages(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go":   badGo,
+		"b/b.go": "package b\n\nfunc G() int { return \"x\" }\n",
+	})
+	res, err := analyze(t, dir, driver.Config{})
+	var le *driver.LoadError
+	if !errors.As(err, &le) || len(le.Problems) != 1 || le.Problems[0].File != filepath.Join(dir, "b", "b.go") || le.Problems[0].Line != 3 {
+		t.Fatalf("err = %#v", err)
+	}
+	if len(res.Findings) != 2 {
+		t.Errorf("findings: %v", lines(dir, res.Findings))
+	}
+}
+
+func BenchmarkLoadAndAnalyze(b *testing.B) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n)\n\nfunc bad() {}\n\nfunc F(w http.ResponseWriter) {\n\tbad()\n\tfmt.Fprintln(w, %d)\n}\n", i, i)
+	}
+	dir := writeModule(b, files)
+	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall, testanalyzers.Returns}}
+	for b.Loop() {
+		res, err := driver.Analyze(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Findings) != 20 {
+			b.Fatalf("%d findings", len(res.Findings))
+		}
+	}
+}

@@ -1,0 +1,104 @@
+// Package testanalyzers holds analyzers that exist only to test the
+// driver and the ctrllint command: their behaviour is fixed and trivial,
+// so output and fix tests do not move when the real analyzers do.
+package testanalyzers
+
+import (
+	"errors"
+	"go/ast"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+)
+
+// BadCall reports every call of a function named bad, with a fix that
+// renames the call to good. It requires inspect so that tests cover
+// analyzers consuming other analyzers' results.
+var BadCall = &analysis.Analyzer{
+	Name:     "badcall",
+	Doc:      "badcall: report calls to bad\n\nCalls to bad should call good.",
+	URL:      "https://example.com/badcall",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+		ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+			call := n.(*ast.CallExpr)
+			id, ok := call.Fun.(*ast.Ident)
+			if !ok || id.Name != "bad" {
+				return
+			}
+			pass.Report(analysis.Diagnostic{
+				Pos:      call.Pos(),
+				End:      call.End(),
+				Category: "calls",
+				Message:  "call of bad",
+				SuggestedFixes: []analysis.SuggestedFix{{
+					Message:   "call good instead",
+					TextEdits: []analysis.TextEdit{{Pos: id.Pos(), End: id.End(), NewText: []byte("good")}},
+				}},
+			})
+		})
+		return nil, nil
+	},
+}
+
+// Panicky panics on every package named boom.
+var Panicky = &analysis.Analyzer{
+	Name: "panicky",
+	Doc:  "panicky: panic on packages named boom",
+	Run: func(pass *analysis.Pass) (any, error) {
+		if pass.Pkg.Name() == "boom" {
+			var m map[string]int
+			m["x"] = 1 // nil map write: a real runtime panic
+		}
+		return nil, nil
+	},
+}
+
+// Failing returns an error on every package named fail.
+var Failing = &analysis.Analyzer{
+	Name: "failing",
+	Doc:  "failing: return an error on packages named fail",
+	Run: func(pass *analysis.Pass) (any, error) {
+		if pass.Pkg.Name() == "fail" {
+			return nil, errors.New("cannot cope")
+		}
+		return nil, nil
+	},
+}
+
+// Returns reports, for each function named exits, how many return
+// instructions its SSA form has. It depends on buildssa and so on
+// ctrlflow's no-return facts: a call to log.Fatal known never to return
+// leaves no reachable return. That is what tests use to check that facts
+// about dependencies reach the analysis in every mode.
+var Returns = &analysis.Analyzer{
+	Name:       "returns",
+	Doc:        "returns: count the return instructions of functions named exits",
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	ResultType: reflect.TypeFor[int](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+		n := 0
+		for _, fn := range ssainfo.SrcFuncs {
+			if fn.Name() != "exits" {
+				continue
+			}
+			returns := 0
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if _, ok := instr.(*ssa.Return); ok {
+						returns++
+					}
+				}
+			}
+			pass.Reportf(fn.Pos(), "exits has %d reachable returns", returns)
+			n++
+		}
+		return n, nil
+	},
+}
