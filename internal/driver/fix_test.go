@@ -1,0 +1,130 @@
+package driver_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
+)
+
+// edit builds an edit of file replacing src[from:to]; positions carry
+// only what PlanFixes reads.
+func edit(file string, from, to int, text string) driver.Edit {
+	return driver.Edit{
+		Pos:     driver.Position{File: file, Offset: from},
+		End:     driver.Position{File: file, Offset: to},
+		NewText: text,
+	}
+}
+
+func finding(msg string, edits ...driver.Edit) driver.Finding {
+	return driver.Finding{Analyzer: "test", Message: msg, Pos: edits[0].Pos, Fixes: []driver.Fix{{Message: "fix " + msg, Edits: edits}}}
+}
+
+func TestPlanFixesConflictsAndDuplicates(t *testing.T) {
+	const file = "/virtual/a.go"
+	const src = "package a\n\nvar x = 1\nvar y = 2\nvar z = 3\n"
+	read := func(name string) ([]byte, error) {
+		if name != file {
+			return nil, os.ErrNotExist
+		}
+		return []byte(src), nil
+	}
+	off := func(s string) int { return strings.Index(src, s) }
+	importAt := off("\nvar x") + 1
+
+	findings := []driver.Finding{
+		// 0: rename x, and add an import.
+		finding("x", edit(file, off("x ="), off("x =")+1, "xx"), edit(file, importAt, importAt, "import \"fmt\"\n\n")),
+		// 1: the same import (identical edit) and a rename of y: applied,
+		// the import once.
+		finding("y", edit(file, importAt, importAt, "import \"fmt\"\n\n"), edit(file, off("y ="), off("y =")+1, "yy")),
+		// 2: overlaps the rename of x: skipped as a whole, so its
+		// rename of z must not happen either.
+		finding("conflict", edit(file, off("var x"), off("x =")+3, "var q ="), edit(file, off("z ="), off("z =")+1, "zz")),
+		// 3: rewrites "z = 3".
+		finding("zline", edit(file, off("z = 3"), off("z = 3")+5, "z = 4")),
+		// 4: an insertion strictly inside a replaced range conflicts.
+		finding("inside", edit(file, off("z = 3")+2, off("z = 3")+2, "!")),
+		// 5: a different insertion at the import point: the order of the
+		// two would be arbitrary, so it conflicts.
+		finding("other import", edit(file, importAt, importAt, "import \"os\"\n\n")),
+		// 6: out of range (the file changed since analysis).
+		finding("stale", edit(file, len(src)+5, len(src)+6, "")),
+		// 7: an insertion touching the end of x's rename is fine.
+		finding("touch", edit(file, off("x =")+1, off("x =")+1, "_")),
+	}
+	findings = append(findings, driver.Finding{Analyzer: "test", Message: "no fix"})
+
+	plan := driver.PlanFixes(findings, read)
+	wantApplied := []bool{true, true, false, true, false, false, false, true, false}
+	for i, w := range wantApplied {
+		if plan.Applied[i] != w {
+			t.Errorf("Applied[%d] (%s) = %v, want %v", i, findings[i].Message, plan.Applied[i], w)
+		}
+	}
+	if len(plan.Skipped) != 4 {
+		t.Fatalf("skipped: %v", plan.Skipped)
+	}
+	for i, want := range []string{"conflicts with another fix", "conflicts with another fix", "conflicts with another fix", "outside"} {
+		if !strings.Contains(plan.Skipped[i].Reason, want) {
+			t.Errorf("skipped[%d] = %v, want reason %q", i, plan.Skipped[i], want)
+		}
+	}
+	if s := plan.Skipped[0].String(); !strings.Contains(s, `skipped fix "fix conflict" of test`) {
+		t.Errorf("skip message: %s", s)
+	}
+	got := string(plan.Files[file])
+	want := "package a\n\nimport \"fmt\"\n\nvar xx_ = 1\nvar yy = 2\nvar z = 4\n"
+	if got != want {
+		t.Errorf("result:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestPlanFixesFormatting(t *testing.T) {
+	const file = "/virtual/a.go"
+	src := "package a\n\nfunc f() {\n\tx := 1\n\t_ = x\n}\n"
+	read := func(string) ([]byte, error) { return []byte(src), nil }
+	at := strings.Index(src, "\t_ = x")
+
+	// An insertion with sloppy indentation is gofmt'ed.
+	plan := driver.PlanFixes([]driver.Finding{finding("indent", edit(file, at, at, "if x > 0 {\nx++\n}\n"))}, read)
+	want := "package a\n\nfunc f() {\n\tx := 1\n\tif x > 0 {\n\t\tx++\n\t}\n\t_ = x\n}\n"
+	if got := string(plan.Files[file]); got != want {
+		t.Errorf("formatted:\n%q\nwant\n%q", got, want)
+	}
+
+	// A result that does not parse is written as edited, not dropped.
+	plan = driver.PlanFixes([]driver.Finding{finding("broken", edit(file, at, at, "if {\n"))}, read)
+	want = src[:at] + "if {\n" + src[at:]
+	if got := string(plan.Files[file]); got != want {
+		t.Errorf("unparsable:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The fix of a real analyzer, planned from a real load and written.
+func TestFixEndToEnd(t *testing.T) {
+	dir := writeModule(t, map[string]string{"a.go": badGo, "a_test.go": "package m\n\nfunc helper() { bad() }\n"})
+	res, err := analyze(t, dir, driver.Config{Tests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := driver.PlanFixes(res.Findings, nil)
+	if len(plan.Skipped) != 0 || len(plan.Files) != 2 {
+		t.Fatalf("plan: skipped %v, files %d", plan.Skipped, len(plan.Files))
+	}
+	if err := plan.Write(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "a.go"))
+	want := strings.ReplaceAll(strings.Replace(badGo, "if true { bad() }", "if true {\n\t\tgood()\n\t}", 1), "\tbad()", "\tgood()")
+	if string(got) != want {
+		t.Errorf("a.go after fix:\n%s\nwant:\n%s", got, want)
+	}
+	res, err = analyze(t, dir, driver.Config{Tests: true})
+	if err != nil || len(res.Findings) != 0 {
+		t.Errorf("after fix: %v %v", err, res.Findings)
+	}
+}
