@@ -18,32 +18,45 @@ import (
 // BadCall reports every call of a function named bad, with a fix that
 // renames the call to good. It requires inspect so that tests cover
 // analyzers consuming other analyzers' results.
-var BadCall = &analysis.Analyzer{
-	Name:     "badcall",
-	Doc:      "badcall: report calls to bad\n\nCalls to bad should call good.",
-	URL:      "https://example.com/badcall",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run: func(pass *analysis.Pass) (any, error) {
-		ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-		ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-			call := n.(*ast.CallExpr)
-			id, ok := call.Fun.(*ast.Ident)
-			if !ok || id.Name != "bad" {
-				return
-			}
-			pass.Report(analysis.Diagnostic{
-				Pos:      call.Pos(),
-				End:      call.End(),
-				Category: "calls",
-				Message:  "call of bad",
-				SuggestedFixes: []analysis.SuggestedFix{{
-					Message:   "call good instead",
-					TextEdits: []analysis.TextEdit{{Pos: id.Pos(), End: id.End(), NewText: []byte("good")}},
-				}},
+var BadCall = newBadCall("badcall", false)
+
+// BadCallTwin is BadCall under another name: its fixes are identical
+// edits, which -fix must apply once.
+var BadCallTwin = newBadCall("badcalltwin", false)
+
+// BadCallWhole reports the same calls with a fix rewriting the whole
+// call expression, which conflicts with BadCall's rename.
+var BadCallWhole = newBadCall("badcallwhole", true)
+
+func newBadCall(name string, whole bool) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      name + ": report calls to bad\n\nCalls to bad should call good.",
+		URL:      "https://example.com/" + name,
+		Requires: []*analysis.Analyzer{inspect.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+			ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+				call := n.(*ast.CallExpr)
+				id, ok := call.Fun.(*ast.Ident)
+				if !ok || id.Name != "bad" {
+					return
+				}
+				edit := analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte("good")}
+				if whole {
+					edit = analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte("good()")}
+				}
+				pass.Report(analysis.Diagnostic{
+					Pos:            call.Pos(),
+					End:            call.End(),
+					Category:       "calls",
+					Message:        "call of bad",
+					SuggestedFixes: []analysis.SuggestedFix{{Message: "call good instead", TextEdits: []analysis.TextEdit{edit}}},
+				})
 			})
-		})
-		return nil, nil
-	},
+			return nil, nil
+		},
+	}
 }
 
 // Panicky panics on every package named boom.

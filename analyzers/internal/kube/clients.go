@@ -26,9 +26,10 @@ func IsInformer(t types.Type) bool {
 	}
 	// Generated informers: k8s.io/client-go/informers/<group>/<version>,
 	// and those of generated clientsets for custom resources, which follow
-	// the same shape: an interface with Informer() and Lister().
+	// the same shape: an interface with Informer() and Lister(), or (v0.37)
+	// a named TypedSharedIndexInformer such as PodIndexInformer.
 	if strings.HasPrefix(path, informersPfx) || strings.Contains(path, "/informers/") {
-		return hasMethods(t, "Informer", "Lister")
+		return hasMethods(t, "Informer", "Lister") || hasMethods(t, "AddEventHandler", "GetIndexer")
 	}
 	return false
 }

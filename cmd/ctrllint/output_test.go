@@ -1,0 +1,244 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fixture has findings in two packages; the call in sub follows two
+// multi-byte characters on its line so byte and UTF-16 columns differ.
+func fixture(t *testing.T) string {
+	return writeModule(t, map[string]string{
+		"a.go": `package m
+
+func bad()  {}
+func good() {}
+
+func F() {
+	bad()
+}
+`,
+		"a_test.go": "package m\n\nfunc helper() { bad() }\n",
+		"sub/s.go":  "package sub\n\nfunc bad()  {}\nfunc good() {}\n\nfunc S() { _ = \"é😀\"; bad() }\n",
+	})
+}
+
+func TestTextOutput(t *testing.T) {
+	dir := fixture(t)
+	r := runInProcess("-C", dir, "-enable", "badcall", "./...")
+	want := "a.go:7:2: call of bad (badcall)\n" +
+		"a_test.go:3:17: call of bad (badcall)\n" +
+		"sub/s.go:6:26: call of bad (badcall)\n"
+	if r.code != exitFindings || r.stdout != want || r.stderr != "" {
+		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", r.code, r.stdout, want, r.stderr)
+	}
+
+	// -test=false drops the _test.go finding.
+	r = runInProcess("-C", dir, "-enable", "badcall", "-test=false", "./...")
+	if r.stdout != "a.go:7:2: call of bad (badcall)\nsub/s.go:6:26: call of bad (badcall)\n" {
+		t.Errorf("-test=false:\n%s", r.stdout)
+	}
+
+	// Files outside the working directory are printed absolute.
+	r = runInProcess("-C", filepath.Join(dir, "sub"), "-enable", "badcall", "-test=false", "../...")
+	want = filepath.Join(dir, "a.go") + ":7:2: call of bad (badcall)\ns.go:6:26: call of bad (badcall)\n"
+	if r.stdout != want {
+		t.Errorf("outside the working directory:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	clean := writeModule(t, map[string]string{"a.go": "package m\n\nfunc F() {}\n"})
+	broken := writeModule(t, map[string]string{
+		"a.go":   "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
+		"b/b.go": "package b\n\nvar x int = \"s\"\n",
+	})
+	boom := writeModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc F() { bad() }\n"})
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     string
+		stderrHave string
+	}{
+		{"clean", []string{"-C", clean, "./..."}, exitClean, "", ""},
+		{"findings", []string{"-C", broken, "-enable", "badcall", "."}, exitFindings, "a.go:5:12: call of bad (badcall)\n", ""},
+		// The healthy package's findings are still reported.
+		{"load error", []string{"-C", broken, "-enable", "badcall", "./..."}, exitError, "a.go:5:12: call of bad (badcall)\n", "ctrllint: b/b.go:3:13: cannot use \"s\""},
+		{"analyzer panic", []string{"-C", boom, "-enable", "badcall,panicky", "./..."}, exitError, "boom/boom.go:5:12: call of bad (badcall)\n",
+			"ctrllint: internal error: analyzer panicky failed on package example.com/m/boom: panic: assignment to entry in nil map\n"},
+		{"everything disabled", []string{"-C", clean, "-enable", "badcall", "-disable", "badcall", "./..."}, exitError, "", "left no analyzer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runInProcess(tc.args...)
+			if r.code != tc.code || r.stdout != tc.stdout || !strings.Contains(r.stderr, tc.stderrHave) || tc.stderrHave == "" && r.stderr != "" {
+				t.Errorf("exit %d (want %d)\nstdout %q (want %q)\nstderr %q (want it to contain %q)", r.code, tc.code, r.stdout, tc.stdout, r.stderr, tc.stderrHave)
+			}
+			if strings.Contains(r.stderr, "goroutine ") {
+				t.Errorf("stack trace printed: %s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestJSONOutput(t *testing.T) {
+	dir := fixture(t)
+	r := runInProcess("-C", dir, "-enable", "badcall", "-f", "json", "./...")
+	if r.code != exitFindings || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d findings:\n%s", len(got), r.stdout)
+	}
+	src := "package m\n\nfunc bad()  {}\nfunc good() {}\n\nfunc F() {\n\tbad()\n}\n"
+	start := float64(strings.Index(src, "bad()\n}"))
+	want := map[string]any{
+		"analyzer": "badcall", "category": "calls", "message": "call of bad",
+		"file": "a.go", "line": 7.0, "column": 2.0, "endLine": 7.0, "endColumn": 7.0,
+		"fixes": []any{map[string]any{
+			"message": "call good instead",
+			"edits":   []any{map[string]any{"file": "a.go", "start": start, "end": start + 3, "newText": "good"}},
+		}},
+	}
+	if !reflect.DeepEqual(got[0], want) {
+		t.Errorf("first finding:\n%v\nwant:\n%v", got[0], want)
+	}
+	// Columns in JSON are bytes, as in the text output.
+	if got[2]["file"] != "sub/s.go" || got[2]["column"] != 26.0 || got[2]["endColumn"] != 31.0 {
+		t.Errorf("third finding: %v", got[2])
+	}
+
+	clean := writeModule(t, map[string]string{"a.go": "package m\n"})
+	r = runInProcess("-C", clean, "-f", "json", "./...")
+	if r.code != exitClean || r.stdout != "[]\n" {
+		t.Errorf("no findings: exit %d, %q", r.code, r.stdout)
+	}
+}
+
+func TestSARIFOutput(t *testing.T) {
+	dir := fixture(t)
+	r := runInProcess("-C", dir, "-enable", "badcall,badcallwhole", "-f", "sarif", "./...")
+	if r.code != exitFindings || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	log := checkSARIF(t, []byte(r.stdout))
+	run := log["runs"].([]any)[0].(map[string]any)
+	driver := run["tool"].(map[string]any)["driver"].(map[string]any)
+	rules := driver["rules"].([]any)
+	if len(rules) != 2 {
+		t.Fatalf("want one rule per enabled analyzer, got %d", len(rules))
+	}
+	rule := rules[0].(map[string]any)
+	wantRule := map[string]any{
+		"id": "badcall", "name": "badcall",
+		"shortDescription":     map[string]any{"text": "report calls to bad"},
+		"fullDescription":      map[string]any{"text": "Calls to bad should call good."},
+		"helpUri":              "https://example.com/docs/badcall.md",
+		"help":                 map[string]any{"text": "Calls to bad should\ncall good.\n\nWRONG\n\n\tbad()\n", "markdown": "# badcall\n\nCalls to bad should call good.\n"},
+		"defaultConfiguration": map[string]any{"level": "warning"},
+	}
+	if !reflect.DeepEqual(rule, wantRule) {
+		t.Errorf("rule:\n%v\nwant:\n%v", rule, wantRule)
+	}
+	// An analyzer without a documentation page falls back to its Doc.
+	if r2 := rules[1].(map[string]any); r2["id"] != "badcallwhole" || r2["helpUri"] != "https://example.com/badcallwhole" ||
+		r2["shortDescription"].(map[string]any)["text"] != "badcallwhole: report calls to bad" {
+		t.Errorf("fallback rule: %v", r2)
+	}
+	base := run["originalUriBaseIds"].(map[string]any)["%SRCROOT%"].(map[string]any)["uri"]
+	if base != "file://"+filepath.ToSlash(dir)+"/" {
+		t.Errorf("%%SRCROOT%% = %v", base)
+	}
+
+	results := run["results"].([]any)
+	if len(results) != 6 {
+		t.Fatalf("%d results", len(results))
+	}
+	// Sorted by file, line, column, then analyzer: the sub/s.go pair is last.
+	res := results[4].(map[string]any)
+	if res["ruleId"] != "badcall" || res["ruleIndex"] != 0.0 || res["level"] != "warning" ||
+		res["message"].(map[string]any)["text"] != "call of bad" {
+		t.Errorf("result: %v", res)
+	}
+	loc := res["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+	art := loc["artifactLocation"].(map[string]any)
+	if art["uri"] != "sub/s.go" || art["uriBaseId"] != "%SRCROOT%" {
+		t.Errorf("artifactLocation: %v", art)
+	}
+	// "é" is 2 bytes, 1 UTF-16 unit; "😀" 4 bytes, 2 units: byte column
+	// 26 is UTF-16 column 23.
+	wantRegion := map[string]any{"startLine": 6.0, "startColumn": 23.0, "endLine": 6.0, "endColumn": 28.0}
+	if !reflect.DeepEqual(loc["region"], wantRegion) {
+		t.Errorf("region %v, want %v", loc["region"], wantRegion)
+	}
+	fix := res["fixes"].([]any)[0].(map[string]any)
+	change := fix["artifactChanges"].([]any)[0].(map[string]any)
+	repl := change["replacements"].([]any)[0].(map[string]any)
+	wantRepl := map[string]any{
+		"deletedRegion":   map[string]any{"startLine": 6.0, "startColumn": 23.0, "endLine": 6.0, "endColumn": 26.0},
+		"insertedContent": map[string]any{"text": "good"},
+	}
+	if fix["description"].(map[string]any)["text"] != "call good instead" || change["artifactLocation"].(map[string]any)["uri"] != "sub/s.go" || !reflect.DeepEqual(repl, wantRepl) {
+		t.Errorf("fix: %v", fix)
+	}
+	if ri := results[5].(map[string]any); ri["ruleId"] != "badcallwhole" || ri["ruleIndex"] != 1.0 {
+		t.Errorf("second analyzer's result: %v", ri)
+	}
+	if inv := run["invocations"].([]any)[0].(map[string]any); inv["executionSuccessful"] != true {
+		t.Errorf("invocation: %v", inv)
+	}
+
+	// Failures are in the log too, and the log is still valid.
+	broken := writeModule(t, map[string]string{"a.go": "package m\n\nvar x int = \"s\"\n"})
+	r = runInProcess("-C", broken, "-f", "sarif", "./...")
+	log = checkSARIF(t, []byte(r.stdout))
+	run = log["runs"].([]any)[0].(map[string]any)
+	inv := run["invocations"].([]any)[0].(map[string]any)
+	notes, _ := inv["toolExecutionNotifications"].([]any)
+	if r.code != exitError || inv["executionSuccessful"] != false || len(notes) != 1 ||
+		!strings.HasPrefix(notes[0].(map[string]any)["message"].(map[string]any)["text"].(string), "a.go:3:13: cannot use") ||
+		len(run["results"].([]any)) != 0 {
+		t.Errorf("broken module: exit %d, invocation %v", r.code, inv)
+	}
+}
+
+func TestFixFlag(t *testing.T) {
+	dir := fixture(t)
+	r := runInProcess("-C", dir, "-enable", "badcall", "-fix", "./...")
+	if r.code != exitClean || r.stdout != "" || r.stderr != "ctrllint: applied 3 fixes to 3 files\n" {
+		t.Errorf("-fix: exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "sub", "s.go"))
+	if want := "package sub\n\nfunc bad()  {}\nfunc good() {}\n\nfunc S() { _ = \"é😀\"; good() }\n"; string(got) != want {
+		t.Errorf("sub/s.go:\n%s\nwant:\n%s", got, want)
+	}
+	if r := runInProcess("-C", dir, "-enable", "badcall", "./..."); r.code != exitClean {
+		t.Errorf("after -fix: exit %d %s", r.code, r.stdout)
+	}
+}
+
+// Conflicting fixes: the second is skipped with a warning and its
+// finding is still reported; identical edits from two analyzers are
+// applied once and both findings count as fixed.
+func TestFixConflicts(t *testing.T) {
+	src := "package m\n\nfunc bad()  {}\nfunc good() {}\n\nfunc F() {\n\tbad()\n}\n"
+	dir := writeModule(t, map[string]string{"a.go": src})
+	r := runInProcess("-C", dir, "-enable", "badcall,badcalltwin,badcallwhole", "-fix", ".")
+	wantStderr := "ctrllint: warning: a.go:7:2: skipped fix \"call good instead\" of badcallwhole: conflicts with another fix\n" +
+		"ctrllint: applied 2 fixes to 1 files\n"
+	if r.code != exitFindings || r.stdout != "a.go:7:2: call of bad (badcallwhole)\n" || r.stderr != wantStderr {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", r.code, r.stdout, r.stderr, wantStderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "a.go"))
+	if want := strings.Replace(src, "\tbad()", "\tgood()", 1); string(got) != want {
+		t.Errorf("a.go:\n%s\nwant:\n%s", got, want)
+	}
+}
