@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
+)
+
+func TestVetHandshake(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, ctrllintBin, dir, nil, "-V=full")
+	// The go command keys its vet cache on this line: "<path> version
+	// devel ... buildID=<hex>" (cmd/go/internal/work.(*Builder).toolID).
+	if r.code != 0 || !regexp.MustCompile(`^\S+ version devel .*buildID=[0-9a-f]+\n$`).MatchString(r.stdout) {
+		t.Errorf("-V=full: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = runBinary(t, ctrllintBin, dir, nil, "-flags")
+	var flags []struct {
+		Name string
+		Bool bool
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &flags); r.code != 0 || err != nil {
+		t.Fatalf("-flags: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Name)
+	}
+	for _, want := range []string{"enable", "disable", "tombstone", "json"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("-flags lacks %q: %v", want, names)
+		}
+	}
+}
+
+// go vet runs the real binary over a clean module: exit 0, no output;
+// -enable/-disable are accepted and checked.
+func TestVetMode(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go":      "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Println(1) }\n",
+		"a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
+	})
+	for _, args := range [][]string{nil, {"-enable=tombstone"}, {"-disable", "tombstone"}} {
+		out, code := goVet(t, dir, ctrllintBin, nil, append(args, "./...")...)
+		if code != 0 || out != "" {
+			t.Errorf("go vet %v: exit %d\n%s", args, code, out)
+		}
+	}
+	out, code := goVet(t, dir, ctrllintBin, nil, "-enable=nope", "./...")
+	if code == 0 || !strings.Contains(out, `unknown analyzer "nope"`) {
+		t.Errorf("go vet -enable=nope: exit %d\n%s", code, out)
+	}
+}
+
+// Both front ends must report the same findings on the same code. The
+// test analyzers stand in for the real ones until fixtures exist that
+// make the real ones fire; for those, call findingsBothModes with
+// ctrllintBin and a fixture module.
+func TestVetMatchesStandalone(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.go":      "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
+		"a_test.go": "package m\n\nfunc helper() { bad() }\n",
+		"x_test.go": "package m_test\n\nfunc bad() {}\n\nfunc X() { bad() }\n",
+		"sub/s.go":  "package sub\n\nfunc bad() {}\n\nfunc S() { _ = \"é\"; bad() }\n",
+	})
+	standalone, vet := findingsBothModes(t, os.Args[0], []string{suiteEnv + "=1"}, dir, "./...")
+	var want []string
+	for _, pos := range []string{"a.go:5:12", "a_test.go:3:17", "sub/s.go:5:22", "x_test.go:5:12"} {
+		for _, a := range []string{"badcall", "badcalltwin", "badcallwhole"} {
+			want = append(want, pos+": call of bad ("+a+")")
+		}
+	}
+	if !slices.Equal(standalone, want) {
+		t.Errorf("standalone:\n%s\nwant:\n%s", strings.Join(standalone, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet:\n%s\nstandalone:\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}
+
+// findingsBothModes runs bin on patterns in dir standalone (-f json) and
+// as go vet -vettool (-json), and returns each mode's findings as sorted,
+// deduplicated "file:line:col: message (analyzer)" lines, file relative
+// to dir. env is added to both runs' environment.
+func findingsBothModes(t *testing.T, bin string, env []string, dir string, patterns ...string) (standalone, vet []string) {
+	t.Helper()
+	r := runBinary(t, bin, dir, env, append([]string{"-f", "json"}, patterns...)...)
+	if r.code != exitClean && r.code != exitFindings {
+		t.Fatalf("standalone: exit %d\n%s", r.code, r.stderr)
+	}
+	var fs []jsonFinding
+	if err := json.Unmarshal([]byte(r.stdout), &fs); err != nil {
+		t.Fatalf("standalone output: %v\n%s", err, r.stdout)
+	}
+	for _, f := range fs {
+		standalone = append(standalone, fmt.Sprintf("%s:%d:%d: %s (%s)", filepath.ToSlash(f.File), f.Line, f.Column, f.Message, f.Analyzer))
+	}
+
+	out, code := goVet(t, dir, bin, env, append([]string{"-json"}, patterns...)...)
+	if code != 0 {
+		t.Fatalf("go vet: exit %d\n%s", code, out)
+	}
+	// The output is a stream of JSON objects, package -> analyzer ->
+	// diagnostics (or {"error": ...}), interleaved with "# pkg" lines.
+	var stream bytes.Buffer
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		if !strings.HasPrefix(sc.Text(), "#") {
+			stream.WriteString(sc.Text() + "\n")
+		}
+	}
+	rel := relativizer(dir)
+	dec := json.NewDecoder(&stream)
+	for dec.More() {
+		var tree map[string]map[string]json.RawMessage
+		if err := dec.Decode(&tree); err != nil {
+			t.Fatalf("go vet output: %v\n%s", err, out)
+		}
+		for pkg, byAnalyzer := range tree {
+			for analyzer, raw := range byAnalyzer {
+				var diags []struct{ Posn, Message string }
+				if err := json.Unmarshal(raw, &diags); err != nil {
+					t.Errorf("go vet: %s on %s: %s", analyzer, pkg, raw)
+					continue
+				}
+				for _, d := range diags {
+					file, line, col := splitPosn(d.Posn)
+					vet = append(vet, fmt.Sprintf("%s:%d:%d: %s (%s)", filepath.ToSlash(rel(file)), line, col, d.Message, analyzer))
+				}
+			}
+		}
+	}
+	return sortLines(standalone), sortLines(vet)
+}
+
+// sortLines orders lines as the driver orders findings (file, line,
+// column, analyzer, message) and drops duplicates.
+func sortLines(lines []string) []string {
+	var fs []driver.Finding
+	for _, l := range lines {
+		pos, rest, _ := strings.Cut(l, ": ")
+		file, line, col := splitPosn(pos)
+		i := strings.LastIndex(rest, " (")
+		fs = append(fs, driver.Finding{Pos: driver.Position{File: file, Line: line, Column: col}, Message: rest[:i], Analyzer: strings.TrimSuffix(rest[i+2:], ")")})
+	}
+	driver.SortFindings(fs)
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s (%s)", f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message, f.Analyzer))
+	}
+	return slices.Compact(out)
+}
+
+func splitPosn(s string) (file string, line, col int) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 3 {
+		return s, 0, 0
+	}
+	fmt.Sscan(parts[len(parts)-2], &line)
+	fmt.Sscan(parts[len(parts)-1], &col)
+	return strings.Join(parts[:len(parts)-2], ":"), line, col
+}
+
+// goVet runs go vet -vettool=tool in dir and returns its combined output.
+func goVet(t *testing.T, dir, tool string, env []string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"vet", "-vettool=" + tool}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		}
+		t.Fatalf("go vet: %v", err)
+	}
+	return string(out), 0
+}
