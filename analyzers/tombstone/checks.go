@@ -27,6 +27,8 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 		case !instr.CommaOk:
 			delete(st, keyOf(instr.X)) // past a panicking assertion the tombstone is gone
 			c.report(instr.Pos(), c.unwrapFix(instr.Pos()), "type assertion to %s panics on the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event%s", c.typeString(t), o.context())
+		case o.root.dropHarmless:
+			return // the filtered handler ignores deletions anyway
 		case !c.failureConsiders(f, instr):
 			msg := "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to %s fails and its failure path never unwraps the tombstone%s"
 			if sw := c.typeSwitchAt(instr.Pos()); sw.IsValid() {
@@ -39,7 +41,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 		common := instr.Common()
 		fn := calleeFunc(common)
 		tf, known := kube.TombstoneFuncOf(fn)
-		if !known || tf.Handles {
+		if !known || tf.Handles || o.root.dropHarmless {
 			return
 		}
 		for _, arg := range common.Args {
@@ -156,6 +158,31 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 	return false
 }
 
+// settles reports whether a call may have dealt with a possible tombstone
+// in v: a package helper that considers tombstones (it may unwrap or filter
+// them, as in `if isTombstone(obj) { return }`), or code we cannot see.
+// Past such a call the value is not tracked, so what follows is not
+// reported: precision over recall. The deletion-handling key functions do
+// not settle: they extract a key and leave the object as it was.
+func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
+	if f.mode != mayBeTombstone {
+		return false
+	}
+	common := instr.(ssa.CallInstruction).Common()
+	if _, known := kube.TombstoneFuncOf(calleeFunc(common)); known {
+		return false
+	}
+	if callee, offset := c.localCallee(common); callee != nil {
+		for i, arg := range common.Args {
+			if arg == v && c.summarize(target{callee, i + offset, mayBeTombstone}) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
 // summarize reports whether fn, given a possible tombstone in the
 // parameter, deals with it anywhere.
 func (c *checker) summarize(t target) bool {
@@ -169,7 +196,7 @@ func (c *checker) summarize(t target) bool {
 		return false
 	}
 	c.summary[t] = 1
-	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}})
+	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}}, c.settles)
 	res := false
 	for _, b := range t.fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -265,7 +292,7 @@ func (c *checker) checkOptionalObj(fn *ssa.Function) {
 	if len(seeds) == 0 {
 		return
 	}
-	f := solve(fn, mayBeNil, seeds)
+	f := solve(fn, mayBeNil, seeds, nil)
 	for _, b := range fn.Blocks {
 		st, reached := f.in[b]
 		if !reached {

@@ -9,13 +9,15 @@
 // When the watch connection drops and the deletion happens during the gap,
 // the informer learns of it only at the next re-list, and hands the handler
 // a cache.DeletedFinalStateUnknown tombstone carrying the last known state.
-// A handler that asserts the object's type panics on it (client-go recovers
-// the panic, logs it and moves on), and one that bails out when the assertion
-// fails drops the deletion: owned objects are never cleaned up,
-// expectations are never lowered and the controller waits forever on a
-// deletion it already missed. It happens rarely, which is why it survives
-// testing and bites in production, under API server restarts and network
-// partitions.
+// A handler that asserts the object's type panics on it, and client-go's
+// default (utilruntime.ReallyCrash) turns that panic into a crash of the
+// whole controller; after the restart the object is simply gone from the
+// fresh list, so the deletion is missed anyway. A handler that bails out
+// when the assertion fails drops the deletion quietly: owned objects are
+// never cleaned up, expectations are never lowered and the controller waits
+// forever for a deletion it already missed. It happens rarely, which is why
+// it survives testing and bites in production, under API server restarts
+// and network partitions.
 //
 // The analyzer finds the functions that receive deleted objects: the
 // DeleteFunc of ResourceEventHandlerFuncs and ResourceEventHandlerDetailedFuncs,
@@ -123,7 +125,11 @@
 //     analyzer cannot see (another package, an interface method, a func
 //     stored in a field), which may unwrap it;
 //   - an explicit tombstone check that returns or reassigns the object before
-//     the assertion;
+//     the assertion, and an assertion after the object went through a
+//     package helper that checks for tombstones (`if isTombstone(obj)
+//     { return }`) or through code the analyzer cannot see;
+//   - a FilterFunc that filters tombstones out when the handler it guards
+//     has no DeleteFunc (nothing is lost); its panics are still reported;
 //   - DeletionHandlingMetaNamespaceKeyFunc, DeletionHandlingObjectToName,
 //     DeletedObject.GetKey, GetObjectName, GetName and GetNamespace;
 //   - OptionalObj after a nil check, or after FinalStateUnknown was found nil;

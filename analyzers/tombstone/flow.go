@@ -41,10 +41,14 @@ type flow struct {
 	in   map[*ssa.BasicBlock]state
 	// all is every key ever tracked in the function, whatever the path.
 	all state
+	// settles, if set, reports whether an instruction may have dealt with a
+	// tracked value (a helper that unwraps or filters tombstones): the
+	// value is no longer tracked after it.
+	settles func(f *flow, instr ssa.Instruction, v ssa.Value) bool
 }
 
-func solve(fn *ssa.Function, m mode, seeds []key) *flow {
-	f := &flow{fn: fn, mode: m, in: make(map[*ssa.BasicBlock]state), all: make(state)}
+func solve(fn *ssa.Function, m mode, seeds []key, settles func(*flow, ssa.Instruction, ssa.Value) bool) *flow {
+	f := &flow{fn: fn, mode: m, in: make(map[*ssa.BasicBlock]state), all: make(state), settles: settles}
 	if len(fn.Blocks) == 0 {
 		return f
 	}
@@ -116,6 +120,13 @@ func (f *flow) derive(instr ssa.Instruction, st state) {
 	if ci, ok := instr.(*ssa.ChangeInterface); ok && f.tracked(ci.X, st) {
 		st[key{ci, -1}] = true
 		f.all[key{ci, -1}] = true
+	}
+	if call, ok := instr.(ssa.CallInstruction); ok && f.settles != nil {
+		for _, arg := range call.Common().Args {
+			if f.tracked(arg, st) && f.settles(f, instr, arg) {
+				delete(st, keyOf(arg))
+			}
+		}
 	}
 }
 

@@ -2,6 +2,8 @@ package tombstone
 
 import (
 	"go/ast"
+	"maps"
+	"slices"
 	"go/token"
 	"go/types"
 
@@ -34,6 +36,10 @@ type root struct {
 	// shared names the other role when the same function is also
 	// registered as an add or update handler.
 	shared string
+	// dropHarmless is set for a FilterFunc whose filtering handler wraps a
+	// handler without a DeleteFunc: filtering a tombstone out loses nothing
+	// there, so only panics are reported.
+	dropHarmless bool
 	name   string // how the registration spells the function
 }
 
@@ -52,13 +58,14 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 	res := resolver{pass: pass, prog: prog, funcs: funcs, assigned: localFuncAssignments(pass, ins)}
 
 	type use struct {
-		fn   *ssa.Function
-		role string
-		expr ast.Expr
-		h    kube.HandlerStruct
+		fn       *ssa.Function
+		role     string
+		expr     ast.Expr
+		h        kube.HandlerStruct
+		harmless bool
 	}
 	var uses []use
-	record := func(h kube.HandlerStruct, field string, value ast.Expr) {
+	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool) {
 		if !deleteFields[field] && !liveFields[field] {
 			return // Handler of a filtering handler, or unknown
 		}
@@ -66,7 +73,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		if fn == nil {
 			return // a func from a call, a field, another package: not followed
 		}
-		uses = append(uses, use{fn: fn, role: field, expr: value, h: h})
+		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless})
 	}
 
 	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
@@ -76,15 +83,10 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			if !ok {
 				continue // not a client-go handler struct
 			}
-			st, _ := pass.TypesInfo.TypeOf(n).Underlying().(*types.Struct)
-			for i, elt := range n.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					if key, ok := kv.Key.(*ast.Ident); ok {
-						record(h, key.Name, kv.Value)
-					}
-				} else if st != nil && i < st.NumFields() {
-					record(h, st.Field(i).Name(), elt) // unkeyed literal
-				}
+			fields := literalFields(pass, n)
+			harmless := h.Filtering && wrapsNoDeleteFunc(pass, fields["Handler"])
+			for _, field := range slices.Sorted(maps.Keys(fields)) {
+				record(h, field, fields[field], harmless)
 			}
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
@@ -96,7 +98,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 				if !ok {
 					continue // not a field of a handler struct
 				}
-				record(h, sel.Sel.Name, n.Rhs[i])
+				record(h, sel.Sel.Name, n.Rhs[i], false)
 			}
 		}
 	}
@@ -122,6 +124,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		roots = append(roots, root{
 			fn: u.fn, param: firstParam(u.fn), mode: m, role: u.role,
 			shared: live[u.fn], name: types.ExprString(u.expr),
+			dropHarmless: u.harmless && u.role == "FilterFunc",
 		})
 	}
 
@@ -150,6 +153,41 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		}
 	}
 	return roots
+}
+
+// literalFields maps the field names of a struct literal to their values,
+// keyed or not.
+func literalFields(pass *analysis.Pass, lit *ast.CompositeLit) map[string]ast.Expr {
+	m := make(map[string]ast.Expr)
+	st, _ := pass.TypesInfo.TypeOf(lit).Underlying().(*types.Struct)
+	for i, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if key, ok := kv.Key.(*ast.Ident); ok {
+				m[key.Name] = kv.Value
+			}
+		} else if st != nil && i < st.NumFields() {
+			m[st.Field(i).Name()] = elt // unkeyed literal
+		}
+	}
+	return m
+}
+
+// wrapsNoDeleteFunc reports whether e is a handler-struct literal (or its
+// address) that sets no DeleteFunc.
+func wrapsNoDeleteFunc(pass *analysis.Pass, e ast.Expr) bool {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return false // a variable or call: it may handle deletions
+	}
+	h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(lit))
+	if !ok || h.Filtering {
+		return false
+	}
+	_, hasDelete := literalFields(pass, lit)["DeleteFunc"]
+	return !hasDelete
 }
 
 // firstParam is the index of the first non-receiver parameter.

@@ -95,7 +95,7 @@ func (c *checker) visit(t target, o origin) {
 		return
 	}
 	c.done[t] = true
-	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}})
+	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}}, c.settles)
 	for _, b := range t.fn.Blocks {
 		st, reached := f.in[b]
 		if !reached {

@@ -135,9 +135,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		}
 	}
 	for _, e := range res.Errors {
-		if e.Pos.File != "" {
-			e.Pos.File = rel(e.Pos.File)
-		}
 		problems = append(problems, e.Error())
 		if os.Getenv("CTRLLINT_DEBUG") != "" && e.Stack != "" {
 			problems = append(problems, e.Stack)

@@ -97,11 +97,12 @@ type Result struct {
 }
 
 // AnalyzerError is an analyzer failing on one package: a bug in the
-// analyzer (or in ctrllint), not in the code being analysed.
+// analyzer (or in ctrllint), not in the code being analysed. It has no
+// position: neither an error returned by Run nor a recovered panic says
+// where in the package the analyzer was.
 type AnalyzerError struct {
 	Analyzer string
 	Package  string
-	Pos      Position // zero when the failure has no known position
 	Err      error
 	// Stack is the goroutine stack when the analyzer panicked; front ends
 	// show it only when asked, since users cannot act on it.
@@ -109,11 +110,7 @@ type AnalyzerError struct {
 }
 
 func (e *AnalyzerError) Error() string {
-	where := ""
-	if e.Pos.File != "" {
-		where = e.Pos.String() + ": "
-	}
-	return fmt.Sprintf("%sinternal error: analyzer %s failed on package %s: %v", where, e.Analyzer, e.Package, e.Err)
+	return fmt.Sprintf("internal error: analyzer %s failed on package %s: %v", e.Analyzer, e.Package, e.Err)
 }
 
 func (e *AnalyzerError) Unwrap() error { return e.Err }

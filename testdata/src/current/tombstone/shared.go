@@ -151,3 +151,42 @@ func filters(informer cache.SharedIndexInformer, h cache.ResourceEventHandler) {
 		Handler: h,
 	})
 }
+
+// isTombstone is a predicate helper: after `if isTombstone(obj) { return }`
+// the object is known to be real, so the assertion that follows is silent.
+func isTombstone(obj interface{}) bool {
+	_, ok := obj.(cache.DeletedFinalStateUnknown)
+	return ok
+}
+
+func (c *HelperController) skipsTombstones(obj interface{}) {
+	if isTombstone(obj) {
+		return
+	}
+	pod := obj.(*v1.Pod)
+	c.queue.Add(pod.Name)
+}
+
+// filtersForAddsOnly: the filtered handler has no DeleteFunc, so a filter
+// that returns false for a tombstone loses nothing (silent); a panic in it
+// still crashes the controller (reported).
+func filtersForAddsOnly(informer cache.SharedIndexInformer, c *HelperController) {
+	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: c.skipsTombstones})
+	informer.AddEventHandler(cache.FilteringResourceEventHandler{
+		FilterFunc: func(obj interface{}) bool {
+			pod, ok := obj.(*v1.Pod)
+			return ok && pod.Spec.NodeName == ""
+		},
+		Handler: cache.ResourceEventHandlerFuncs{
+			AddFunc: func(obj interface{}) { c.queue.Add(obj.(*v1.Pod).Name) },
+		},
+	})
+	informer.AddEventHandler(cache.FilteringResourceEventHandler{
+		FilterFunc: func(obj interface{}) bool {
+			return obj.(*v1.Pod).Spec.NodeName == "" // want `type assertion to \*v1.Pod panics`
+		},
+		Handler: &cache.ResourceEventHandlerFuncs{
+			AddFunc: func(obj interface{}) { c.queue.Add(obj.(*v1.Pod).Name) },
+		},
+	})
+}
