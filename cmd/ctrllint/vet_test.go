@@ -187,3 +187,31 @@ func goVet(t *testing.T, dir, tool string, env []string, args ...string) (string
 	}
 	return string(out), 0
 }
+
+// The real analyzers on the analyzer fixtures: go vet and the standalone
+// driver must agree. The standalone driver sees dependencies only as
+// export data, so this is what guards against findings that depend on
+// facts about other packages.
+func TestVetMatchesStandaloneOnFixtures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("go vet type-checks client-go from source: slow")
+	}
+	for _, mod := range []string{"current", "legacy"} {
+		t.Run(mod, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", mod))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+				t.Skipf("no fixture module: %v", err)
+			}
+			standalone, vet := findingsBothModes(t, ctrllintBin, nil, dir, "./...")
+			if len(standalone) == 0 {
+				t.Errorf("no findings on the fixtures: the comparison proves nothing")
+			}
+			if !slices.Equal(vet, standalone) {
+				t.Errorf("go vet:\n%s\nstandalone:\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+			}
+		})
+	}
+}
