@@ -113,7 +113,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	if res == nil {
 		res = &driver.Result{}
 	}
-	err = nil
 	rel := relativizer(wd)
 
 	findings := res.Findings
@@ -144,18 +143,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stderr, "ctrllint: %s\n", p)
 	}
 
+	var werr error
 	switch o.format {
 	case "json":
-		err = writeJSON(stdout, findings, rel)
+		werr = writeJSON(stdout, findings, rel)
 	case "sarif":
-		err = writeSARIF(stdout, findings, sarifInput{
+		werr = writeSARIF(stdout, findings, sarifInput{
 			suite: s, enabled: enabled, wd: wd, problems: problems,
 		})
 	default:
 		writeText(stdout, findings, rel)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+	if werr != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", werr)
 		return exitError
 	}
 
