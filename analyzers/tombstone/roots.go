@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"maps"
 	"slices"
+	"strings"
 	"go/token"
 	"go/types"
 
@@ -83,6 +84,9 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			if !ok {
 				continue // not a client-go handler struct
 			}
+			if lookalikeRegistration(pass, cur) {
+				continue // delivered by something else, which may never send tombstones
+			}
 			fields := literalFields(pass, n)
 			harmless := h.Filtering && wrapsNoDeleteFunc(pass, fields["Handler"])
 			for _, field := range slices.Sorted(maps.Keys(fields)) {
@@ -153,6 +157,30 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		}
 	}
 	return roots
+}
+
+// lookalikeRegistration reports whether the handler literal at cur is passed
+// straight to an AddEventHandler-like method that is not an informer of
+// client-go or controller-runtime (kubernetes' resourceslice tracker, for
+// one): its delivery rules are its own, and tombstones may never come.
+func lookalikeRegistration(pass *analysis.Pass, cur inspector.Cursor) bool {
+	parent := cur.Parent()
+	if u, ok := parent.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		parent = parent.Parent()
+	}
+	call, ok := parent.Node().(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !ok || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
+		return false
+	}
+	return !kube.IsHandlerRegistration(fn)
 }
 
 // literalFields maps the field names of a struct literal to their values,

@@ -190,3 +190,20 @@ func filtersForAddsOnly(informer cache.SharedIndexInformer, c *HelperController)
 		},
 	})
 }
+
+// sliceTracker delivers events of its own making, never tombstones (like
+// kubernetes' resourceslice tracker): handlers registered on it are silent.
+type sliceTracker struct{ handlers []cache.ResourceEventHandler }
+
+func (t *sliceTracker) AddEventHandler(h cache.ResourceEventHandler) {
+	t.handlers = append(t.handlers, h)
+}
+
+func registerOnTracker(t *sliceTracker, q workqueue.TypedRateLimitingInterface[string]) {
+	t.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: func(obj interface{}) {
+			pod := obj.(*v1.Pod)
+			q.Add(pod.Name)
+		},
+	})
+}

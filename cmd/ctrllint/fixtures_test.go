@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wantPattern matches one expectation inside a `// want` comment.
+var (
+	wantComment = regexp.MustCompile("(?://|/\\*) want (.*)")
+	wantPattern = regexp.MustCompile("`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\"")
+)
+
+// TestSARIFOnFixtures runs the real binary, as a user would, with -f sarif
+// on the analyzer fixtures compiled against the real client-go, and checks
+// that every bad shape is reported exactly once, on the line that carries
+// its expectation, and nothing else is: the good shapes stay silent.
+func TestSARIFOnFixtures(t *testing.T) {
+	for _, mod := range []string{"current", "legacy"} {
+		t.Run(mod, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", mod))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pkgs := []string{"./tombstone", "./tombstonefix"}
+			if mod == "legacy" {
+				pkgs = pkgs[:1]
+			}
+			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1 (findings); stderr:\n%s", r.code, r.stderr)
+			}
+			checkSARIF(t, []byte(r.stdout))
+			var log struct {
+				Runs []struct {
+					Tool struct {
+						Driver struct {
+							Rules []struct {
+								ID      string `json:"id"`
+								HelpURI string `json:"helpUri"`
+							} `json:"rules"`
+						} `json:"driver"`
+					} `json:"tool"`
+					Results []struct {
+						RuleID    string `json:"ruleId"`
+						Locations []struct {
+							PhysicalLocation struct {
+								ArtifactLocation struct {
+									URI string `json:"uri"`
+								} `json:"artifactLocation"`
+								Region struct {
+									StartLine int `json:"startLine"`
+								} `json:"region"`
+							} `json:"physicalLocation"`
+						} `json:"locations"`
+					} `json:"results"`
+				} `json:"runs"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+				t.Fatal(err)
+			}
+			if len(log.Runs) != 1 {
+				t.Fatalf("%d runs", len(log.Runs))
+			}
+			run := log.Runs[0]
+			if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
+				ID      string `json:"id"`
+				HelpURI string `json:"helpUri"`
+			}) bool {
+				return r.ID == "tombstone" && strings.HasSuffix(r.HelpURI, "/docs/analyzers/tombstone.md")
+			}) {
+				t.Errorf("no tombstone rule with its help URI in %+v", run.Tool.Driver.Rules)
+			}
+			var got []string
+			for _, res := range run.Results {
+				if len(res.Locations) != 1 {
+					t.Fatalf("result with %d locations", len(res.Locations))
+				}
+				loc := res.Locations[0].PhysicalLocation
+				if filepath.IsAbs(loc.ArtifactLocation.URI) {
+					t.Errorf("absolute uri %s: want one relative to the working directory", loc.ArtifactLocation.URI)
+				}
+				got = append(got, fmt.Sprintf("%s:%d %s", loc.ArtifactLocation.URI, loc.Region.StartLine, res.RuleID))
+			}
+			want := expectations(t, dir, pkgs)
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("SARIF results differ from the fixtures' expectations\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// expectations lists file:line ruleId once per expected diagnostic.
+func expectations(t *testing.T, dir string, pkgs []string) []string {
+	t.Helper()
+	var want []string
+	for _, pkg := range pkgs {
+		files, err := filepath.Glob(filepath.Join(dir, pkg, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no files in %s: %v", pkg, err)
+		}
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, file)
+			for i, line := range strings.Split(string(data), "\n") {
+				m := wantComment.FindStringSubmatch(line)
+				if m == nil {
+					continue
+				}
+				for range wantPattern.FindAllString(m[1], -1) {
+					want = append(want, fmt.Sprintf("%s:%d tombstone", filepath.ToSlash(rel), i+1))
+				}
+			}
+		}
+	}
+	if len(want) < 5 {
+		t.Fatalf("only %d expectations found: the fixtures are not being read", len(want))
+	}
+	slices.Sort(want)
+	return want
+}
