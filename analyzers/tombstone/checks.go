@@ -316,6 +316,9 @@ func (o origin) context() string {
 	case r.shared != "":
 		return fmt.Sprintf(" (%s is both the %s and the %s of an informer handler)", r.name, r.shared, r.role)
 	case o.via != nil:
+		if r.name == "func literal" {
+			return fmt.Sprintf(" (the object comes from a %s literal)", r.role)
+		}
 		return fmt.Sprintf(" (the object comes from the %s %s)", r.role, r.name)
 	}
 	return ""

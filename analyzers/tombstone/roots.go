@@ -2,11 +2,11 @@ package tombstone
 
 import (
 	"go/ast"
+	"go/token"
+	"go/types"
 	"maps"
 	"slices"
 	"strings"
-	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -41,7 +41,7 @@ type root struct {
 	// handler without a DeleteFunc: filtering a tombstone out loses nothing
 	// there, so only panics are reported.
 	dropHarmless bool
-	name   string // how the registration spells the function
+	name         string // how the registration spells the function
 }
 
 // handlerFields are the fields of client-go's adaptor structs whose
@@ -127,7 +127,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		}
 		roots = append(roots, root{
 			fn: u.fn, param: firstParam(u.fn), mode: m, role: u.role,
-			shared: live[u.fn], name: types.ExprString(u.expr),
+			shared: live[u.fn], name: exprName(u.expr),
 			dropHarmless: u.harmless && u.role == "FilterFunc",
 		})
 	}
@@ -181,6 +181,14 @@ func lookalikeRegistration(pass *analysis.Pass, cur inspector.Cursor) bool {
 		return false
 	}
 	return !kube.IsHandlerRegistration(fn)
+}
+
+// exprName is how a message names the function a registration holds.
+func exprName(e ast.Expr) string {
+	if _, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+		return "func literal"
+	}
+	return types.ExprString(e)
 }
 
 // literalFields maps the field names of a struct literal to their values,

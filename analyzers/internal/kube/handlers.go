@@ -44,7 +44,13 @@ var registrationMethods = map[string]bool{
 
 // IsHandlerRegistration reports whether fn is an informer method that
 // registers an event handler: client-go's SharedInformer family (typed and
-// untyped) and controller-runtime's cache.Informer, which wraps it.
+// untyped, including generated types such as corev1informers.PodIndexInformer)
+// and controller-runtime's cache.Informer, which wraps it.
+//
+// The receiver's type decides as well as the method's package: in compiler
+// export data (go vet), the methods of a defined interface type such as
+// `type PodIndexInformer cache.TypedSharedIndexInformer[*v1.Pod]` belong to
+// the package that defines the type, not to client-go's cache package.
 func IsHandlerRegistration(fn *types.Func) bool {
 	if fn == nil || !registrationMethods[fn.Name()] || fn.Pkg() == nil {
 		return false
@@ -57,7 +63,7 @@ func IsHandlerRegistration(fn *types.Func) bool {
 	case CachePkg, CRCachePkg, CRCacheAPIPkg:
 		return true
 	}
-	return false
+	return IsInformer(sig.Recv().Type())
 }
 
 // IsTombstone reports whether t is cache.DeletedFinalStateUnknown (the value

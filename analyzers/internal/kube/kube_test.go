@@ -103,6 +103,11 @@ func TestRegistrationAndKeyFuncs(t *testing.T) {
 	if !kube.IsHandlerRegistration(obj.(*types.Func)) {
 		t.Errorf("AddTypedEventHandler is not recognised")
 	}
+	podIndex := pkg.Types.Scope().Lookup("informerPodIndex").Type()
+	obj, _, _ = types.LookupFieldOrMethod(podIndex, true, pkg.Types, "AddTypedEventHandler")
+	if !kube.IsHandlerRegistration(obj.(*types.Func)) {
+		t.Errorf("PodIndexInformer.AddTypedEventHandler is not recognised")
+	}
 	obj, _, _ = types.LookupFieldOrMethod(iface, true, cache, "GetIndexer")
 	if kube.IsHandlerRegistration(obj.(*types.Func)) {
 		t.Errorf("GetIndexer is recognised as a registration")
