@@ -293,17 +293,9 @@ func (c *checker) checkOptionalObj(fn *ssa.Function) {
 		return
 	}
 	f := solve(fn, mayBeNil, seeds, nil)
-	for _, b := range fn.Blocks {
-		st, reached := f.in[b]
-		if !reached {
-			continue
-		}
-		st = st.clone()
-		for _, instr := range b.Instrs {
-			f.derive(instr, st)
-			c.checkNilUse(f, instr, st, origin{}, nilOptional)
-		}
-	}
+	f.walk(func(instr ssa.Instruction, st state) {
+		c.checkNilUse(f, instr, st, origin{}, nilOptional)
+	})
 }
 
 // context names the handler a finding is reached from.

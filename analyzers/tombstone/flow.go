@@ -108,6 +108,22 @@ func predIndex(b, pred *ssa.BasicBlock) int {
 	return -1
 }
 
+// walk calls visit for every instruction of every block the flow reached,
+// with the state in force just before it (which visit may narrow).
+func (f *flow) walk(visit func(instr ssa.Instruction, st state)) {
+	for _, b := range f.fn.Blocks {
+		st, reached := f.in[b]
+		if !reached {
+			continue
+		}
+		st = st.clone()
+		for _, instr := range b.Instrs {
+			f.derive(instr, st)
+			visit(instr, st)
+		}
+	}
+}
+
 // transfer adds the values a block derives from tracked ones: conversions
 // between interface types keep the dynamic value, tombstone or not.
 func (f *flow) transfer(b *ssa.BasicBlock, st state) {

@@ -96,23 +96,15 @@ func (c *checker) visit(t target, o origin) {
 	}
 	c.done[t] = true
 	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}}, c.settles)
-	for _, b := range t.fn.Blocks {
-		st, reached := f.in[b]
-		if !reached {
-			continue
+	f.walk(func(instr ssa.Instruction, st state) {
+		switch t.mode {
+		case mayBeTombstone:
+			c.checkTombstoneUse(f, instr, st, o)
+		case mayBeNil:
+			c.checkNilUse(f, instr, st, o, nilFilter)
 		}
-		st = st.clone()
-		for _, instr := range b.Instrs {
-			f.derive(instr, st)
-			switch t.mode {
-			case mayBeTombstone:
-				c.checkTombstoneUse(f, instr, st, o)
-			case mayBeNil:
-				c.checkNilUse(f, instr, st, o, nilFilter)
-			}
-			c.followCalls(f, instr, st, t.mode, o)
-		}
-	}
+		c.followCalls(f, instr, st, t.mode, o)
+	})
 }
 
 // followCalls visits the package functions a tracked value is passed to.

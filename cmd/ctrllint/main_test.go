@@ -62,31 +62,6 @@ func testSuite() suite {
 	}
 }
 
-// writeModule writes a stdlib-only module example.com/m.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := files["go.mod"]; !ok {
-		files["go.mod"] = "module example.com/m\n\ngo 1.22\n"
-	}
-	for name, content := range files {
-		if content == "" {
-			continue // {"go.mod": ""} means no go.mod
-		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 type result struct {
 	stdout, stderr string
 	code           int
@@ -195,7 +170,7 @@ func TestBadInput(t *testing.T) {
 		want:  []string{"ctrllint: "},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeModule(t, tc.files)
+			dir := testanalyzers.WriteModule(t, tc.files)
 			r := runBinary(t, ctrllintBin, dir, nil, tc.args...)
 			if r.code != exitError {
 				t.Errorf("exit code %d, want %d", r.code, exitError)
@@ -264,7 +239,7 @@ func TestExplainListVersion(t *testing.T) {
 
 // The real analyzers on clean code: exit 0 and no output, in every format.
 func TestCleanModule(t *testing.T) {
-	dir := writeModule(t, map[string]string{"a.go": "package m\n\nfunc F() {}\n", "a_test.go": "package m\n"})
+	dir := testanalyzers.WriteModule(t, map[string]string{"a.go": "package m\n\nfunc F() {}\n", "a_test.go": "package m\n"})
 	for _, f := range []string{"text", "json", "sarif"} {
 		r := runBinary(t, ctrllintBin, dir, nil, "-f", f, "./...")
 		if r.code != exitClean || r.stderr != "" {

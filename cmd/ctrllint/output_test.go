@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,7 +14,7 @@ import (
 // fixture has findings in two packages; the call in sub follows two
 // multi-byte characters on its line so byte and UTF-16 columns differ.
 func fixture(t *testing.T) string {
-	return writeModule(t, map[string]string{
+	return testanalyzers.WriteModule(t, map[string]string{
 		"a.go": `package m
 
 func bad()  {}
@@ -52,12 +54,12 @@ func TestTextOutput(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
-	clean := writeModule(t, map[string]string{"a.go": "package m\n\nfunc F() {}\n"})
-	broken := writeModule(t, map[string]string{
+	clean := testanalyzers.WriteModule(t, map[string]string{"a.go": "package m\n\nfunc F() {}\n"})
+	broken := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":   "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
 		"b/b.go": "package b\n\nvar x int = \"s\"\n",
 	})
-	boom := writeModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc F() { bad() }\n"})
+	boom := testanalyzers.WriteModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc F() { bad() }\n"})
 	for _, tc := range []struct {
 		name       string
 		args       []string
@@ -116,7 +118,7 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("third finding: %v", got[2])
 	}
 
-	clean := writeModule(t, map[string]string{"a.go": "package m\n"})
+	clean := testanalyzers.WriteModule(t, map[string]string{"a.go": "package m\n"})
 	r = runInProcess("-C", clean, "-f", "json", "./...")
 	if r.code != exitClean || r.stdout != "[]\n" {
 		t.Errorf("no findings: exit %d, %q", r.code, r.stdout)
@@ -197,7 +199,7 @@ func TestSARIFOutput(t *testing.T) {
 	}
 
 	// Failures are in the log too, and the log is still valid.
-	broken := writeModule(t, map[string]string{"a.go": "package m\n\nvar x int = \"s\"\n"})
+	broken := testanalyzers.WriteModule(t, map[string]string{"a.go": "package m\n\nvar x int = \"s\"\n"})
 	r = runInProcess("-C", broken, "-f", "sarif", "./...")
 	log = checkSARIF(t, []byte(r.stdout))
 	run = log["runs"].([]any)[0].(map[string]any)
@@ -230,7 +232,7 @@ func TestFixFlag(t *testing.T) {
 // applied once and both findings count as fixed.
 func TestFixConflicts(t *testing.T) {
 	src := "package m\n\nfunc bad()  {}\nfunc good() {}\n\nfunc F() {\n\tbad()\n}\n"
-	dir := writeModule(t, map[string]string{"a.go": src})
+	dir := testanalyzers.WriteModule(t, map[string]string{"a.go": src})
 	r := runInProcess("-C", dir, "-enable", "badcall,badcalltwin,badcallwhole", "-fix", ".")
 	wantStderr := "ctrllint: warning: a.go:7:2: skipped fix \"call good instead\" of badcallwhole: conflicts with another fix\n" +
 		"ctrllint: applied 2 fixes to 1 files\n"

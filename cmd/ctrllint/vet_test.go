@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 func TestVetHandshake(t *testing.T) {
@@ -47,7 +48,7 @@ func TestVetHandshake(t *testing.T) {
 // go vet runs the real binary over a clean module: exit 0, no output;
 // -enable/-disable are accepted and checked.
 func TestVetMode(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":      "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Println(1) }\n",
 		"a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
 	})
@@ -68,7 +69,7 @@ func TestVetMode(t *testing.T) {
 // make the real ones fire; for those, call findingsBothModes with
 // ctrllintBin and a fixture module.
 func TestVetMatchesStandalone(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":      "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
 		"a_test.go": "package m\n\nfunc helper() { bad() }\n",
 		"x_test.go": "package m_test\n\nfunc bad() {}\n\nfunc X() { bad() }\n",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,33 +14,6 @@ import (
 	"github.com/ctrllint/ctrllint/internal/driver"
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
-
-// writeModule writes a stdlib-only module example.com/m into a fresh
-// directory: go.mod plus files (path -> content).
-func writeModule(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	// Resolve symlinks (macOS /var -> /private/var) so paths compare equal
-	// to what the go command reports.
-	dir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
-	for k, v := range files {
-		all[k] = v
-	}
-	for name, content := range all {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 func analyze(t *testing.T, dir string, cfg driver.Config) (*driver.Result, error) {
 	t.Helper()
@@ -77,7 +49,7 @@ func F() {
 `
 
 func TestAnalyzeFindings(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":      badGo,
 		"a_test.go": "package m\n\nfunc helper() { bad() }\n",
 		"x_test.go": "package m_test\n\nfunc bad() {}\n\nfunc X() { bad() }\n",
@@ -123,7 +95,7 @@ func TestAnalyzeFindings(t *testing.T) {
 // A file analysed in both p and its test variant, or named twice by the
 // patterns, must be reported once.
 func TestAnalyzeDedup(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":      badGo,
 		"a_test.go": "package m\n",
 	})
@@ -137,7 +109,7 @@ func TestAnalyzeDedup(t *testing.T) {
 }
 
 func TestAnalyzeTags(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":   "package m\n\nfunc bad() {}\n",
 		"tag.go": "//go:build special\n\npackage m\n\nfunc T() { bad() }\n",
 	})
@@ -158,7 +130,7 @@ func TestAnalyzeTags(t *testing.T) {
 }
 
 func TestAnalyzerFailuresAreContained(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
 		"fail/fail.go": "package fail\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
 	})
@@ -196,7 +168,7 @@ func TestAnalyzerFailuresAreContained(t *testing.T) {
 // reachable. The export-data mode must agree with the from-source mode
 // (which is what go vet computes) on the standard library's exits.
 func TestFactsAcrossPackages(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go": `package m
 
 import (
@@ -284,7 +256,7 @@ func TestLoadErrors(t *testing.T) {
 		want:     []string{"no packages given"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeModule(t, tc.files)
+			dir := testanalyzers.WriteModule(t, tc.files)
 			res, err := analyze(t, dir, driver.Config{Patterns: tc.patterns, Tests: true})
 			if err == nil {
 				t.Fatalf("no error; findings %v", res.Findings)
@@ -311,7 +283,7 @@ func TestLoadErrors(t *testing.T) {
 
 // One broken package must not hide the findings in the others.
 func TestLoadErrorKeepsHealthyPackages(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testanalyzers.WriteModule(t, map[string]string{
 		"a.go":   badGo,
 		"b/b.go": "package b\n\nfunc G() int { return \"x\" }\n",
 	})
@@ -330,7 +302,7 @@ func BenchmarkLoadAndAnalyze(b *testing.B) {
 	for i := range 20 {
 		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n)\n\nfunc bad() {}\n\nfunc F(w http.ResponseWriter) {\n\tbad()\n\tfmt.Fprintln(w, %d)\n}\n", i, i)
 	}
-	dir := writeModule(b, files)
+	dir := testanalyzers.WriteModule(b, files)
 	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall, testanalyzers.Returns}}
 	for b.Loop() {
 		res, err := driver.Analyze(context.Background(), cfg)

@@ -1,6 +1,8 @@
 package driver_test
 
 import (
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,7 +108,7 @@ func TestPlanFixesFormatting(t *testing.T) {
 
 // The fix of a real analyzer, planned from a real load and written.
 func TestFixEndToEnd(t *testing.T) {
-	dir := writeModule(t, map[string]string{"a.go": badGo, "a_test.go": "package m\n\nfunc helper() { bad() }\n"})
+	dir := testanalyzers.WriteModule(t, map[string]string{"a.go": badGo, "a_test.go": "package m\n\nfunc helper() { bad() }\n"})
 	res, err := analyze(t, dir, driver.Config{Tests: true})
 	if err != nil {
 		t.Fatal(err)

@@ -9,11 +9,7 @@ import (
 // (typed and untyped), the generated per-resource informer interfaces, or
 // controller-runtime's cache.Informer.
 func IsInformer(t types.Type) bool {
-	n := Named(t)
-	if n == nil || n.Obj().Pkg() == nil {
-		return false
-	}
-	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	path, name := PathName(t)
 	switch path {
 	case CachePkg:
 		switch name {
@@ -38,11 +34,7 @@ func IsInformer(t types.Type) bool {
 // listers (client-go's and those of generated clientsets), their namespace
 // listers, cache.GenericLister, and the Indexer/Store behind them.
 func IsLister(t types.Type) bool {
-	n := Named(t)
-	if n == nil || n.Obj().Pkg() == nil {
-		return false
-	}
-	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	path, name := PathName(t)
 	switch path {
 	case CachePkg:
 		switch name {
@@ -61,11 +53,7 @@ func IsLister(t types.Type) bool {
 // *kubernetes.Clientset, or a generated clientset of custom resources
 // (package .../clientset/versioned).
 func IsClientset(t types.Type) bool {
-	n := Named(t)
-	if n == nil || n.Obj().Pkg() == nil {
-		return false
-	}
-	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	path, name := PathName(t)
 	if name != "Interface" && name != "Clientset" {
 		return false
 	}
@@ -76,11 +64,7 @@ func IsClientset(t types.Type) bool {
 // such as corev1.PodInterface (kubernetes/typed/<group>/<version>) or its
 // counterpart in a generated clientset.
 func IsTypedResourceClient(t types.Type) bool {
-	n := Named(t)
-	if n == nil || n.Obj().Pkg() == nil {
-		return false
-	}
-	path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+	path, name := PathName(t)
 	if !strings.HasPrefix(path, typedClientPfx) && !strings.Contains(path, "/clientset/versioned/typed/") {
 		return false
 	}
@@ -110,16 +94,12 @@ var queues = map[string]Queue{
 // QueueOf reports whether t is a client-go workqueue (or controller-runtime's
 // priority queue, a TypedRateLimitingInterface).
 func QueueOf(t types.Type) (Queue, bool) {
-	n := Named(t)
-	if n == nil || n.Obj().Pkg() == nil {
-		return Queue{}, false
-	}
-	switch n.Obj().Pkg().Path() {
+	switch path, name := PathName(t); path {
 	case WorkqueuePkg:
-		q, ok := queues[n.Obj().Name()]
+		q, ok := queues[name]
 		return q, ok
 	case CRPriorityPkg:
-		if n.Obj().Name() == "PriorityQueue" {
+		if name == "PriorityQueue" {
 			return Queue{Typed: true, RateLimited: true}, true
 		}
 	}

@@ -26,11 +26,11 @@ var handlerStructs = map[string]HandlerStruct{
 // event-handler adaptor structs, including aliases such as the generated
 // corev1informers.PodHandlerFuncs.
 func HandlerStructOf(t types.Type) (HandlerStruct, bool) {
-	n := Named(t)
-	if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != CachePkg {
+	path, name := PathName(t)
+	if path != CachePkg {
 		return HandlerStruct{}, false
 	}
-	h, ok := handlerStructs[n.Obj().Name()]
+	h, ok := handlerStructs[name]
 	return h, ok
 }
 

@@ -33,14 +33,20 @@ func Named(t types.Type) *types.Named {
 	return n.Origin()
 }
 
+// PathName returns the package path and name of the named type behind t
+// (see Named), or empty strings for unnamed and predeclared types.
+func PathName(t types.Type) (path, name string) {
+	n := Named(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return "", ""
+	}
+	return n.Obj().Pkg().Path(), n.Obj().Name()
+}
+
 // Is reports whether t (or *t) is the named type pkg.name.
 func Is(t types.Type, pkg, name string) bool {
-	n := Named(t)
-	if n == nil {
-		return false
-	}
-	obj := n.Obj()
-	return obj.Name() == name && obj.Pkg() != nil && obj.Pkg().Path() == pkg
+	p, n := PathName(t)
+	return p == pkg && n == name && n != ""
 }
 
 // IsPointer reports whether t is a pointer, looking through aliases.

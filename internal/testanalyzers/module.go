@@ -1,0 +1,37 @@
+package testanalyzers
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteModule writes a standard-library-only module example.com/m into a
+// fresh directory and returns it: files maps slash paths to contents. A
+// go.mod is added unless files has one; {"go.mod": ""} means no go.mod.
+func WriteModule(t testing.TB, files map[string]string) string {
+	t.Helper()
+	// Resolve symlinks (macOS /var -> /private/var) so paths compare equal
+	// to what the go command reports.
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for name, content := range files {
+		all[name] = content
+	}
+	for name, content := range all {
+		if content == "" {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
