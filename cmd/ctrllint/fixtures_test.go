@@ -129,3 +129,57 @@ func expectations(t *testing.T, dir string, pkgs []string) []string {
 	slices.Sort(want)
 	return want
 }
+
+// TestFixOnFixtures applies the tombstone fixes with the real binary on a
+// copy of the fix fixture, and compares each file with its .golden twin
+// (the same files analysistest checks the analyzer's edits against).
+func TestFixOnFixtures(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", "current"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		copyFile(t, filepath.Join(src, name), filepath.Join(dir, name))
+	}
+	goldens, _ := filepath.Glob(filepath.Join(src, "tombstonefix", "*.go.golden"))
+	if len(goldens) == 0 {
+		t.Fatal("no golden files")
+	}
+	files, _ := filepath.Glob(filepath.Join(src, "tombstonefix", "*.go"))
+	for _, f := range files {
+		copyFile(t, f, filepath.Join(dir, "tombstonefix", filepath.Base(f)))
+	}
+	r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-fix", "./tombstonefix")
+	if r.code != 0 {
+		t.Fatalf("-fix left findings or failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, g := range goldens {
+		want, _ := os.ReadFile(g)
+		got, err := os.ReadFile(filepath.Join(dir, "tombstonefix", strings.TrimSuffix(filepath.Base(g), ".golden")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s after -fix:\n%s\nwant:\n%s", filepath.Base(g), got, want)
+		}
+	}
+	// The fixed package still compiles and is clean.
+	if r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "./tombstonefix"); r.code != 0 {
+		t.Errorf("after -fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
