@@ -154,6 +154,9 @@ func (f *flow) tracked(v ssa.Value, st state) bool {
 // clean removes, on successor edge i of b, the values that the branch at
 // the end of b proves to be the real object.
 func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
+	if len(b.Instrs) == 0 {
+		return
+	}
 	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok {
 		return
