@@ -7,7 +7,9 @@ package analyzers
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
 
@@ -23,6 +25,8 @@ type entry struct {
 
 var entries = []entry{
 	{tombstone.Analyzer, tombstone.DocSource},
+	{forget.Analyzer, forget.DocSource},
+	{queuedone.Analyzer, queuedone.DocSource},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

@@ -6,12 +6,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
 	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
@@ -135,10 +135,10 @@ func (c *checker) unwrapFix(pos token.Pos) *analysis.SuggestedFix {
 	if x.Name == tomb || x.Name == okName {
 		tomb, okName = "tomb", "isTomb"
 	}
-	indent := c.indentAt(stmt.Pos())
-	text := fmt.Sprintf("if %s, %s := %s.(%s.DeletedFinalStateUnknown); %s {\n%s\t%s = %s.Obj\n%s}\n%s",
-		tomb, okName, x.Name, qual, okName, indent, x.Name, tomb, indent, indent)
-	edits := []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text)}}
+	indent := edit.Indent(c.pass, stmt.Pos())
+	text := fmt.Sprintf("if %s, %s := %s.(%s.DeletedFinalStateUnknown); %s {\n%s\t%s = %s.Obj\n%s}",
+		tomb, okName, x.Name, qual, okName, indent, x.Name, tomb, indent)
+	edits := []analysis.TextEdit{edit.InsertBefore(c.pass, stmt.Pos(), text)}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 	}
@@ -239,24 +239,4 @@ func fileDeclares(file *ast.File, name string) bool {
 		}
 	}
 	return false
-}
-
-// indentAt returns the white space that starts pos's line.
-func (c *checker) indentAt(pos token.Pos) string {
-	tf := c.pass.Fset.File(pos)
-	if tf == nil {
-		return "\t"
-	}
-	var src []byte
-	if c.pass.ReadFile != nil {
-		src, _ = c.pass.ReadFile(tf.Name())
-	}
-	if src == nil {
-		src, _ = os.ReadFile(tf.Name())
-	}
-	start, off := tf.Offset(tf.LineStart(tf.Line(pos))), tf.Offset(pos)
-	if src == nil || off > len(src) || start > off {
-		return "\t"
-	}
-	return string(src[start:off])
 }

@@ -28,9 +28,9 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone"}
 			if mod == "legacy" {
-				pkgs = pkgs[:1]
+				pkgs = []string{"./tombstone", "./forget", "./queuedone"}
 			}
 			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
 			if r.code != 1 {
@@ -69,13 +69,15 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
-				ID      string `json:"id"`
-				HelpURI string `json:"helpUri"`
-			}) bool {
-				return r.ID == "tombstone" && strings.HasSuffix(r.HelpURI, "/docs/analyzers/tombstone.md")
-			}) {
-				t.Errorf("no tombstone rule with its help URI in %+v", run.Tool.Driver.Rules)
+			for _, rule := range []string{"tombstone", "forget", "queuedone"} {
+				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
+					ID      string `json:"id"`
+					HelpURI string `json:"helpUri"`
+				}) bool {
+					return r.ID == rule && strings.HasSuffix(r.HelpURI, "/docs/analyzers/"+rule+".md")
+				}) {
+					t.Errorf("no %s rule with its help URI in %+v", rule, run.Tool.Driver.Rules)
+				}
 			}
 			var got []string
 			for _, res := range run.Results {
@@ -97,7 +99,8 @@ func TestSARIFOnFixtures(t *testing.T) {
 	}
 }
 
-// expectations lists file:line ruleId once per expected diagnostic.
+// expectations lists file:line ruleId once per expected diagnostic; the
+// fixture directory names the analyzer (tombstonefix holds tombstone's).
 func expectations(t *testing.T, dir string, pkgs []string) []string {
 	t.Helper()
 	var want []string
@@ -117,8 +120,9 @@ func expectations(t *testing.T, dir string, pkgs []string) []string {
 				if m == nil {
 					continue
 				}
+				rule := strings.TrimSuffix(strings.TrimPrefix(pkg, "./"), "fix")
 				for range wantPattern.FindAllString(m[1], -1) {
-					want = append(want, fmt.Sprintf("%s:%d tombstone", filepath.ToSlash(rel), i+1))
+					want = append(want, fmt.Sprintf("%s:%d %s", filepath.ToSlash(rel), i+1, rule))
 				}
 			}
 		}
@@ -142,31 +146,42 @@ func TestFixOnFixtures(t *testing.T) {
 	for _, name := range []string{"go.mod", "go.sum"} {
 		copyFile(t, filepath.Join(src, name), filepath.Join(dir, name))
 	}
-	goldens, _ := filepath.Glob(filepath.Join(src, "tombstonefix", "*.go.golden"))
-	if len(goldens) == 0 {
-		t.Fatal("no golden files")
-	}
-	files, _ := filepath.Glob(filepath.Join(src, "tombstonefix", "*.go"))
-	for _, f := range files {
-		copyFile(t, f, filepath.Join(dir, "tombstonefix", filepath.Base(f)))
-	}
-	r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-fix", "./tombstonefix")
-	if r.code != 0 {
-		t.Fatalf("-fix left findings or failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	for _, g := range goldens {
-		want, _ := os.ReadFile(g)
-		got, err := os.ReadFile(filepath.Join(dir, "tombstonefix", strings.TrimSuffix(filepath.Base(g), ".golden")))
-		if err != nil {
-			t.Fatal(err)
+	// Each directory is fixed alone, with only its own analyzer, as its
+	// golden files expect; forget's fixture also has findings -fix cannot fix
+	// (a leak on the loop back to Get), so exit 1 is expected there.
+	for _, tc := range []struct {
+		pkg, analyzer string
+		exit          int
+	}{
+		{"tombstonefix", "tombstone", 0},
+		{"forget", "forget", 1},
+	} {
+		goldens, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go.golden"))
+		if len(goldens) == 0 {
+			t.Fatalf("no golden files in %s", tc.pkg)
 		}
-		if string(got) != string(want) {
-			t.Errorf("%s after -fix:\n%s\nwant:\n%s", filepath.Base(g), got, want)
+		files, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go"))
+		for _, f := range files {
+			copyFile(t, f, filepath.Join(dir, tc.pkg, filepath.Base(f)))
 		}
-	}
-	// The fixed package still compiles and is clean.
-	if r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "./tombstonefix"); r.code != 0 {
-		t.Errorf("after -fix: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", tc.analyzer, "-fix", "./"+tc.pkg)
+		if r.code != tc.exit {
+			t.Fatalf("%s: -fix exit %d, want %d:\n%s%s", tc.pkg, r.code, tc.exit, r.stdout, r.stderr)
+		}
+		for _, g := range goldens {
+			want, _ := os.ReadFile(g)
+			got, err := os.ReadFile(filepath.Join(dir, tc.pkg, strings.TrimSuffix(filepath.Base(g), ".golden")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s after -fix:\n%s\nwant:\n%s", filepath.Base(g), got, want)
+			}
+		}
+		// The fixed package still compiles, and only unfixable findings remain.
+		if r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", tc.analyzer, "./"+tc.pkg); r.code != tc.exit {
+			t.Errorf("%s after -fix: exit %d\n%s%s", tc.pkg, r.code, r.stdout, r.stderr)
+		}
 	}
 }
 

@@ -116,3 +116,22 @@ func hasMethods(t types.Type, names ...string) bool {
 	}
 	return true
 }
+
+// QueueCall recognises a method call on a client-go workqueue: fn is the
+// called method and recv the static type of the receiver expression. It
+// returns the queue's description and the method name (Get, Done, Forget,
+// Add, AddRateLimited, AddAfter, NumRequeues, ShutDown, ...).
+func QueueCall(fn *types.Func, recv types.Type) (Queue, string, bool) {
+	if fn == nil || recv == nil {
+		return Queue{}, "", false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return Queue{}, "", false
+	}
+	q, ok := QueueOf(recv)
+	if !ok {
+		return Queue{}, "", false
+	}
+	return q, fn.Name(), true
+}

@@ -18,7 +18,7 @@ func suppressed(informer cache.SharedIndexInformer, q workqueue.TypedRateLimitin
 	})
 	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		DeleteFunc: func(obj interface{}) {
-			//ctrllint:ignore tombstone,forget fake informer in a unit test, never disconnects
+			//ctrllint:ignore tombstone fake informer in a unit test, never disconnects
 			pod := obj.(*v1.Pod)
 			q.Add(pod.Name)
 		},

@@ -1,0 +1,106 @@
+// Package forget defines an Analyzer that reports rate-limited work-queue
+// keys that a worker neither forgets nor re-queues.
+//
+// # Analyzer forget
+//
+// forget: report rate-limited work-queue keys that are neither forgotten nor re-queued
+//
+// A rate-limiting work queue remembers every key that went through
+// AddRateLimited, counting its failures to compute the next backoff, until
+// Forget(key) is called. A worker that returns after a successful sync, or
+// after giving up on retries, without calling Forget leaves that entry
+// behind: one rate-limiter entry leaks per key for the life of the process,
+// and the next time the key fails it starts from the backoff of its old
+// failures (up to the limiter's maximum, 1000 seconds by default) instead of
+// a few milliseconds.
+//
+// For every Get() on a rate-limiting queue (client-go's
+// TypedRateLimitingInterface, the deprecated RateLimitingInterface, and
+// controller-runtime's priority queue) whose key is handed to AddRateLimited
+// on some path, the analyzer follows the key along every path from the Get
+// (past the shutdown check) to the end of the item's processing: a return,
+// or the loop back to the next Get. It follows the key into the package's
+// helpers (processNextWorkItem, syncHandler, handleErr, closures) through
+// calls, method values and captured variables, through conversions and type
+// assertions. A path on which the key meets none of Forget, AddRateLimited,
+// AddAfter or Add is reported at its return — inside the helper when the
+// helper is where the path ends — or at the Get when it loops back.
+//
+// # Wrong
+//
+//	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+//		key, quit := c.queue.Get()
+//		if quit {
+//			return false
+//		}
+//		defer c.queue.Done(key)
+//		if err := c.sync(ctx, key); err != nil {
+//			if c.queue.NumRequeues(key) < maxRetries {
+//				c.queue.AddRateLimited(key)
+//				return true
+//			}
+//			utilruntime.HandleError(err)
+//			return true // gave up: the key is never forgotten
+//		}
+//		return true // success: the key is never forgotten
+//	}
+//
+// # Right
+//
+//	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+//		key, quit := c.queue.Get()
+//		if quit {
+//			return false
+//		}
+//		defer c.queue.Done(key)
+//		err := c.sync(ctx, key)
+//		switch {
+//		case err == nil:
+//			c.queue.Forget(key)
+//		case c.queue.NumRequeues(key) < maxRetries:
+//			c.queue.AddRateLimited(key)
+//		default:
+//			utilruntime.HandleError(err)
+//			c.queue.Forget(key)
+//		}
+//		return true
+//	}
+//
+// # Fix
+//
+// Call Forget(key) on every path that stops retrying: after a successful
+// sync and when giving up. A `defer c.queue.Forget(key)` is not the same
+// thing (it also erases the history of a key just re-queued with
+// AddRateLimited, so its backoff never grows), but it is not a leak and is
+// not reported.
+//
+// `ctrllint -fix` inserts `queue.Forget(key)` before a leaking return
+// statement, spelled as the function already spells the queue and the key.
+//
+// # Suppress
+//
+//	return true //ctrllint:ignore forget the limiter is rebuilt on every leader election
+//
+// A reason is required; see docs/README.md for file-wide suppression.
+//
+// # Not reported
+//
+//   - queues that are not rate-limiting (TypedInterface, TypedDelayingInterface),
+//     and rate-limiting queues whose keys never go through AddRateLimited
+//     (only AddAfter or Add): the limiter holds nothing for them;
+//   - the sample-controller and kubernetes handleErr shapes, and any path
+//     that re-queues the key (Add, AddAfter, AddRateLimited);
+//   - keys forgotten in a deferred call;
+//   - controller-runtime reconcilers: the framework's worker forgets for them;
+//   - the shutdown branch after Get, and paths that end in a panic;
+//   - keys handed, together with the queue, to code the analyzer cannot see
+//     (another package, an interface method, a func value), which may forget
+//     them.
+package forget
+
+import _ "embed"
+
+// DocSource is this file: the single source of the analyzer's documentation.
+//
+//go:embed doc.go
+var DocSource string

@@ -1,0 +1,37 @@
+// Package edit holds what the analyzers' suggested fixes share: reading the
+// indentation of a line, and inserting a statement before another.
+package edit
+
+import (
+	"go/token"
+	"os"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Indent returns the white space that starts pos's line ("\t" when the
+// source cannot be read).
+func Indent(pass *analysis.Pass, pos token.Pos) string {
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return "\t"
+	}
+	var src []byte
+	if pass.ReadFile != nil {
+		src, _ = pass.ReadFile(tf.Name())
+	}
+	if src == nil {
+		src, _ = os.ReadFile(tf.Name())
+	}
+	start, off := tf.Offset(tf.LineStart(tf.Line(pos))), tf.Offset(pos)
+	if src == nil || off > len(src) || start > off {
+		return "\t"
+	}
+	return string(src[start:off])
+}
+
+// InsertBefore returns the edit that puts stmt (one or more lines, without
+// a final newline) before the statement at pos, at its indentation.
+func InsertBefore(pass *analysis.Pass, pos token.Pos, stmt string) analysis.TextEdit {
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(stmt + "\n" + Indent(pass, pos))}
+}

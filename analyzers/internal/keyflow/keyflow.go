@@ -1,0 +1,327 @@
+// Package keyflow follows work-queue keys through a package's SSA form: from
+// the Get() that takes a key, along every path of the function and of the
+// package helpers the key is handed to, to the queue calls that settle it
+// (Done, Forget, a re-queue). The forget and queuedone analyzers are two
+// rules over the same walk, so it lives here once.
+//
+// A worker is usually split over several functions (processNextWorkItem
+// calls syncHandler and handleErr), so a helper that settles the key on some
+// path is a settlement at its call site and is then checked on its own: a
+// leak is reported once, at the return where it happens.
+package keyflow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// An Item is one key taken from a workqueue with Get().
+type Item struct {
+	Fn       *ssa.Function
+	Get      ssa.CallInstruction
+	Key      ssa.Value // the first result of Get, nil if discarded
+	Shutdown ssa.Value // the second result, nil if discarded
+	Queue    kube.Queue
+}
+
+// A Rule says what settles a key.
+type Rule struct {
+	// Methods are the queue methods that settle a key applied to them.
+	Methods map[string]bool
+	// BadKeySettles makes the failure edge of a comma-ok type assertion on
+	// the key a settlement: a key of an unexpected type is one the worker
+	// never rate-limited (it re-queues the asserted value), so it has no
+	// limiter entry to forget. It still has to be marked Done.
+	BadKeySettles bool
+}
+
+// A Leak is a path on which a key is not settled: it ends at Return, or
+// loops back to the Get when Return is nil.
+type Leak struct {
+	Item   *Item
+	Fn     *ssa.Function // the function the path ends in
+	Return *ssa.Return
+	// Keys are the values that hold the key in Fn.
+	Keys map[ssa.Value]bool
+}
+
+// Pos is where the leak is reported: the return, or the Get.
+func (l Leak) Pos() token.Pos {
+	if l.Return != nil {
+		return l.Return.Pos()
+	}
+	return l.Item.Get.Pos()
+}
+
+// Analysis holds the memoised summaries of one package.
+type Analysis struct {
+	pkg     *ssa.Package
+	prog    *ssa.Program
+	touches map[summaryKey]int // 0 unknown, 1 in progress, 2 no, 3 yes
+}
+
+// seed is where a key enters a helper: a parameter or a captured variable.
+type seed struct {
+	fn      *ssa.Function
+	freeVar bool
+	index   int
+}
+
+type summaryKey struct {
+	seed
+	rule string
+}
+
+// New prepares an analysis of pkg.
+func New(pkg *ssa.Package) *Analysis {
+	return &Analysis{pkg: pkg, prog: pkg.Prog, touches: make(map[summaryKey]int)}
+}
+
+// Gets finds every Get() on a workqueue in funcs.
+func (a *Analysis) Gets(funcs []*ssa.Function) []*Item {
+	var items []*Item
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				q, method, _, ok := QueueOp(call.Common())
+				if !ok || method != "Get" {
+					continue
+				}
+				it := &Item{Fn: fn, Get: call, Queue: q}
+				for _, ref := range *call.Referrers() {
+					if ext, ok := ref.(*ssa.Extract); ok {
+						switch ext.Index {
+						case 0:
+							it.Key = ext
+						case 1:
+							it.Shutdown = ext
+						}
+					}
+				}
+				if it.Key == nil {
+					continue // the key is dropped on the floor: nothing to follow
+				}
+				items = append(items, it)
+			}
+		}
+	}
+	return items
+}
+
+// QueueOp recognises a call of a workqueue method and returns the queue, the
+// method name and the arguments without the receiver.
+func QueueOp(common *ssa.CallCommon) (kube.Queue, string, []ssa.Value, bool) {
+	if common.IsInvoke() {
+		q, name, ok := kube.QueueCall(common.Method, common.Value.Type())
+		return q, name, common.Args, ok
+	}
+	callee := common.StaticCallee()
+	if callee == nil || len(common.Args) == 0 {
+		return kube.Queue{}, "", nil, false
+	}
+	fn, _ := callee.Object().(*types.Func)
+	if fn == nil {
+		return kube.Queue{}, "", nil, false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return kube.Queue{}, "", nil, false
+	}
+	q, name, ok := kube.QueueCall(fn, sig.Recv().Type())
+	return q, name, common.Args[1:], ok
+}
+
+// Equivalent returns the values of seeds' functions that hold the same key:
+// the seeds and their conversions, type assertions and phis.
+func Equivalent(seeds ...ssa.Value) map[ssa.Value]bool {
+	k := make(map[ssa.Value]bool)
+	work := append([]ssa.Value(nil), seeds...)
+	add := func(v ssa.Value) {
+		if !k[v] {
+			k[v] = true
+			work = append(work, v)
+		}
+	}
+	for _, s := range seeds {
+		k[s] = true
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			switch r := ref.(type) {
+			case *ssa.ChangeInterface:
+				add(r)
+			case *ssa.MakeInterface:
+				add(r)
+			case *ssa.ChangeType:
+				add(r)
+			case *ssa.Phi:
+				add(r)
+			case *ssa.TypeAssert:
+				if !r.CommaOk {
+					add(r)
+					continue
+				}
+				for _, tr := range *r.Referrers() {
+					if ext, ok := tr.(*ssa.Extract); ok && ext.Index == 0 {
+						add(ext)
+					}
+				}
+			}
+		}
+	}
+	return k
+}
+
+// Leaks returns the paths from it's Get (past the shutdown check) on which
+// no call settles the key, in its function and in the helpers it hands the
+// key to.
+func (a *Analysis) Leaks(it *Item, rule Rule) []Leak {
+	var leaks []Leak
+	checked := make(map[seed]bool)
+	var helpers []seed
+	w := &walker{a: a, rule: rule, item: it, onHelper: func(s seed) {
+		if !checked[s] {
+			checked[s] = true
+			helpers = append(helpers, s)
+		}
+	}}
+
+	keys := Equivalent(it.Key)
+	b := it.Get.Block()
+	start := 0
+	for i, instr := range b.Instrs {
+		if instr == it.Get {
+			start = i + 1
+		}
+	}
+	for _, r := range w.walk(it.Fn, keys, b, start) {
+		leaks = append(leaks, Leak{Item: it, Fn: it.Fn, Return: r.ret, Keys: keys})
+	}
+	for len(helpers) > 0 {
+		s := helpers[0]
+		helpers = helpers[1:]
+		hkeys := Equivalent(s.value())
+		for _, r := range w.walk(s.fn, hkeys, s.fn.Blocks[0], 0) {
+			if r.ret == nil {
+				continue // a helper has no Get to loop back to
+			}
+			leaks = append(leaks, Leak{Item: it, Fn: s.fn, Return: r.ret, Keys: hkeys})
+		}
+	}
+	return leaks
+}
+
+func (s seed) value() ssa.Value {
+	if s.freeVar {
+		return s.fn.FreeVars[s.index]
+	}
+	return s.fn.Params[s.index]
+}
+
+// Reaches reports whether the key of it is handed to the queue method on
+// some path: in its function or a helper it passes the key to.
+func (a *Analysis) Reaches(it *Item, method string) bool {
+	return a.mentions(it.Fn, Equivalent(it.Key), Rule{Methods: map[string]bool{method: true}}, method)
+}
+
+// mentions reports whether fn applies a rule method to one of keys anywhere,
+// directly or through a helper.
+func (a *Analysis) mentions(fn *ssa.Function, keys map[ssa.Value]bool, rule Rule, ruleName string) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			if _, method, args, ok := QueueOp(common); ok {
+				if rule.Methods[method] && len(args) > 0 && keys[args[0]] {
+					return true
+				}
+				continue
+			}
+			for _, s := range a.seedsOf(common, keys) {
+				if a.touchesKey(s, rule, ruleName) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// touchesKey is the memoised summary: does the helper apply a rule method
+// to the key entering at s, on some path?
+func (a *Analysis) touchesKey(s seed, rule Rule, ruleName string) bool {
+	k := summaryKey{s, ruleName}
+	switch a.touches[k] {
+	case 1, 2:
+		return false // in progress (recursion), or known not to
+	case 3:
+		return true
+	}
+	a.touches[k] = 1
+	res := a.mentions(s.fn, Equivalent(s.value()), rule, ruleName)
+	a.touches[k] = 2
+	if res {
+		a.touches[k] = 3
+	}
+	return res
+}
+
+// seedsOf returns where keys enter the package helper a call invokes: its
+// parameters for arguments, its free variables for a closure's bindings.
+func (a *Analysis) seedsOf(common *ssa.CallCommon, keys map[ssa.Value]bool) []seed {
+	if common.IsInvoke() {
+		return nil
+	}
+	var out []seed
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		fn := mc.Fn.(*ssa.Function)
+		if fn.Pkg == a.pkg && fn.Blocks != nil {
+			for i, b := range mc.Bindings {
+				if keys[b] {
+					out = append(out, seed{fn: fn, freeVar: true, index: i})
+				}
+			}
+		}
+	}
+	fn := common.StaticCallee()
+	if fn == nil {
+		return out
+	}
+	offset := 0
+	if fn.Synthetic != "" {
+		m, ok := fn.Object().(*types.Func)
+		if !ok {
+			return out
+		}
+		if fn = a.prog.FuncValue(m); fn == nil {
+			return out
+		}
+		offset = 1 // bound method: the receiver is not an argument
+	}
+	if fn.Pkg != a.pkg || fn.Blocks == nil {
+		return out
+	}
+	for i, arg := range common.Args {
+		if keys[arg] && i+offset < len(fn.Params) {
+			out = append(out, seed{fn: fn, index: i + offset})
+		}
+	}
+	return out
+}

@@ -1,0 +1,83 @@
+// Package queuedone defines an Analyzer that reports work-queue keys taken
+// with Get() and never marked Done().
+//
+// # Analyzer queuedone
+//
+// queuedone: report work-queue keys taken with Get() that are not marked Done() on some path
+//
+// A work queue hands a key to one worker at a time: Get() moves the key into
+// the processing set, and only Done(key) takes it out. Until then, every
+// Add of the same key is parked as dirty and never handed out. A worker that
+// returns early after Get() without calling Done() (a failed type
+// assertion, an early error return) makes that object unreconcilable for the
+// life of the process: events keep arriving, the key keeps being added, and
+// nothing happens. With ShutDownWithDrain the queue also waits forever for
+// the key at shutdown.
+//
+// For every Get() on a client-go work queue (typed or untyped, plain,
+// delaying or rate-limiting), the analyzer follows the key along every path
+// from the Get (past the shutdown check) to the end of the item's
+// processing: a return, or the loop back to the next Get. It follows the
+// key into the package's helpers (closures, methods, functions) through
+// calls, method values and captured variables, through conversions and type
+// assertions. A path on which the key never reaches Done is reported at its
+// return — inside the helper when the helper is where the path ends — or at
+// the Get when it loops back.
+//
+// # Wrong
+//
+//	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+//		obj, quit := c.queue.Get()
+//		if quit {
+//			return false
+//		}
+//		key, ok := obj.(string)
+//		if !ok {
+//			c.queue.Forget(obj)
+//			return true // obj stays in processing for good
+//		}
+//		err := c.sync(ctx, key)
+//		c.queue.Done(obj)
+//		return c.handleErr(err, key)
+//	}
+//
+// # Right
+//
+//	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+//		key, quit := c.queue.Get()
+//		if quit {
+//			return false
+//		}
+//		defer c.queue.Done(key)
+//		c.handleErr(ctx, c.sync(ctx, key), key)
+//		return true
+//	}
+//
+// # Fix
+//
+// Defer the Done right after the shutdown check: `defer c.queue.Done(key)`
+// covers every return. When processing continues in a helper or goroutine,
+// hand the key over and make that code call Done on all of its paths.
+//
+// # Suppress
+//
+//	return true //ctrllint:ignore queuedone Done is called by the batch flusher
+//
+// A reason is required; see docs/README.md for file-wide suppression.
+//
+// # Not reported
+//
+//   - the shutdown branch after Get (there is no key to mark);
+//   - paths that end in a panic;
+//   - a Done in a deferred call, in a helper the key is handed to (the
+//     helper is checked instead), or in code the analyzer cannot see that
+//     is given both the key and the queue;
+//   - controller-runtime reconcilers: the framework's worker calls Done.
+package queuedone
+
+import _ "embed"
+
+// DocSource is this file: the single source of the analyzer's documentation.
+//
+//go:embed doc.go
+var DocSource string
