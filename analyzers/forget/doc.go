@@ -95,7 +95,21 @@
 //   - the shutdown branch after Get, and paths that end in a panic;
 //   - keys handed, together with the queue, to code the analyzer cannot see
 //     (another package, an interface method, a func value), which may forget
-//     them.
+//     them, and keys handed over to other workers (sent on a channel, stored
+//     in a map or a structure, alone or packed in a value);
+//   - a helper that settles the key on some of its paths when its caller
+//     settles it afterwards (a sync that re-queues with AddAfter on one
+//     branch, and a caller that forgets on success);
+//   - the fall-through of a switch whose cases cover every value the switched
+//     expression can take (a helper that only returns forgetItem or
+//     requeueItem, or every constant of a package-defined type);
+//   - a key whose comma-ok type assertion fails: a key of an unexpected type
+//     was never rate-limited by the code that asserts it;
+//   - queues built with a rate limiter of the package whose Forget does
+//     nothing (a fixed-interval limiter keeps no per-key state).
+//
+// When nothing forgets the key anywhere, the finding is one, at the Get,
+// listing the lines where its paths end.
 package forget
 
 import _ "embed"

@@ -45,8 +45,20 @@ func run(pass *analysis.Pass) (any, error) {
 		if !a.Reaches(it, "AddRateLimited") {
 			continue // never rate-limited: the limiter holds nothing for this key
 		}
+		if statelessQueue(ssaRes.SrcFuncs, it) {
+			continue // its limiter's Forget does nothing: no state to leak
+		}
 		names := keyflow.NamesOf(pass, it)
-		for _, l := range a.Leaks(it, settles) {
+		leaks := a.Leaks(it, settles)
+		if len(leaks) > 1 && !a.Reaches(it, "Forget") {
+			// Nothing forgets this key anywhere: one finding at the Get
+			// says it better than one per return.
+			pass.Report(analysis.Diagnostic{Pos: it.Get.Pos(), Message: fmt.Sprintf(
+				"%s is never forgotten: the paths ending at lines %s stop retrying it without Forget, so its rate-limiter entry leaks for the life of the process and its next failure starts from an inflated backoff",
+				keyflow.Describe(keyflow.Leak{Item: it, Fn: it.Fn}, names), keyflow.Lines(pass.Fset, leaks))})
+			continue
+		}
+		for _, l := range leaks {
 			pos := keyflow.ReportPos(l)
 			where := "on this path"
 			if l.Return == nil {

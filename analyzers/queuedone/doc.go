@@ -69,10 +69,18 @@
 //
 //   - the shutdown branch after Get (there is no key to mark);
 //   - paths that end in a panic;
-//   - a Done in a deferred call, in a helper the key is handed to (the
-//     helper is checked instead), or in code the analyzer cannot see that
+//   - a Done in a deferred call (also when a closure captures the key), in
+//     a helper the key is handed to, or in code the analyzer cannot see that
 //     is given both the key and the queue;
+//   - keys handed over to other workers, which mark them Done: sent on a
+//     channel (also in one branch of a select), stored in a map or a
+//     structure, alone or packed in a value appended to a batch;
 //   - controller-runtime reconcilers: the framework's worker calls Done.
+//
+// A helper that marks the key Done on some of its paths only is blamed at
+// its unmarked returns when its caller does not mark the key afterwards.
+// When nothing marks the key Done anywhere, the finding is one, at the Get,
+// listing the lines where its paths end.
 package queuedone
 
 import _ "embed"

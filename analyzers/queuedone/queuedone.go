@@ -34,7 +34,15 @@ func run(pass *analysis.Pass) (any, error) {
 	reported := make(map[string]bool)
 	for _, it := range a.Gets(ssaRes.SrcFuncs) {
 		names := keyflow.NamesOf(pass, it)
-		for _, l := range a.Leaks(it, settles) {
+		leaks := a.Leaks(it, settles)
+		if len(leaks) > 1 && !a.Reaches(it, "Done") {
+			// Nothing marks this key Done anywhere: one finding at the Get.
+			pass.Report(analysis.Diagnostic{Pos: it.Get.Pos(), Message: fmt.Sprintf(
+				"%s is never marked Done (the paths ending at lines %s): the queue keeps it as processing and never hands it out again; defer the Done right after Get",
+				keyflow.Describe(keyflow.Leak{Item: it, Fn: it.Fn}, names), keyflow.Lines(pass.Fset, leaks))})
+			continue
+		}
+		for _, l := range leaks {
 			pos := keyflow.ReportPos(l)
 			where := "on this path"
 			if l.Return == nil {

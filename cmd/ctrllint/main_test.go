@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -216,12 +217,13 @@ func TestExplainListVersion(t *testing.T) {
 	}
 	for _, a := range all {
 		in, _ := analyzers.Lookup(a.Name)
-		if !strings.Contains(r.stdout, a.Name+"  enabled  "+in.Summary+"\n") {
+		line := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(a.Name) + `\s+enabled\s+` + regexp.QuoteMeta(in.Summary) + `$`)
+		if !line.MatchString(r.stdout) {
 			t.Errorf("-list lacks %s enabled with its summary:\n%s", a.Name, r.stdout)
 		}
 	}
 	r = runBinary(t, ctrllintBin, dir, nil, "-list", "-disable", name)
-	if r.code != 0 || !strings.Contains(r.stdout, name+"  disabled") {
+	if r.code != 0 || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(name)+`\s+disabled\s`).MatchString(r.stdout) {
 		t.Errorf("-list -disable: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 

@@ -140,67 +140,119 @@ func QueueOp(common *ssa.CallCommon) (kube.Queue, string, []ssa.Value, bool) {
 }
 
 // Equivalent returns the values of seeds' functions that hold the same key:
-// the seeds and their conversions, type assertions and phis.
+// the seeds and their conversions, type assertions and phis. A variable
+// captured by a closure lives in a heap cell (an Alloc, or a FreeVar in the
+// closure): a cell the key is stored to belongs to the set too, and so do
+// the loads from it.
 func Equivalent(seeds ...ssa.Value) map[ssa.Value]bool {
-	k := make(map[ssa.Value]bool)
-	work := append([]ssa.Value(nil), seeds...)
-	add := func(v ssa.Value) {
-		if !k[v] {
-			k[v] = true
-			work = append(work, v)
+	keys, _ := flowOf(seeds)
+	return keys
+}
+
+// flowOf computes the key set (see Equivalent) and the holders: values that
+// contain the key without being it — a struct built around it
+// (pvcData{pvcKey: key}), a slice it was appended to. Handing a holder over
+// hands the key over.
+func flowOf(seeds []ssa.Value) (keys, holders map[ssa.Value]bool) {
+	keys = make(map[ssa.Value]bool)
+	holders = make(map[ssa.Value]bool)
+	type item struct {
+		v      ssa.Value
+		holder bool
+	}
+	var work []item
+	add := func(v ssa.Value, holder bool) {
+		set := keys
+		if holder {
+			set = holders
+		}
+		if !set[v] {
+			set[v] = true
+			work = append(work, item{v, holder})
 		}
 	}
 	for _, s := range seeds {
-		k[s] = true
+		add(s, false)
 	}
 	for len(work) > 0 {
-		v := work[len(work)-1]
+		it := work[len(work)-1]
 		work = work[:len(work)-1]
+		v := it.v
 		refs := v.Referrers()
 		if refs == nil {
 			continue
 		}
 		for _, ref := range *refs {
 			switch r := ref.(type) {
+			case *ssa.Store:
+				if r.Val != v {
+					continue
+				}
+				if cell, ok := r.Addr.(*ssa.Alloc); ok && !it.holder {
+					add(cell, false) // a captured variable's cell
+				} else if root := localRoot(r.Addr); root != nil {
+					add(root, true) // a field or element of a local value
+				}
+			case *ssa.UnOp:
+				if r.Op == token.MUL && r.X == v {
+					add(r, it.holder) // a load from a cell or holder
+				}
 			case *ssa.ChangeInterface:
-				add(r)
+				add(r, it.holder)
 			case *ssa.MakeInterface:
-				add(r)
+				add(r, it.holder)
 			case *ssa.ChangeType:
-				add(r)
+				add(r, it.holder)
 			case *ssa.Phi:
-				add(r)
+				add(r, it.holder)
+			case *ssa.Slice:
+				if it.holder {
+					add(r, true)
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+					add(r, true)
+				}
 			case *ssa.TypeAssert:
+				if it.holder {
+					continue
+				}
 				if !r.CommaOk {
-					add(r)
+					add(r, false)
 					continue
 				}
 				for _, tr := range *r.Referrers() {
 					if ext, ok := tr.(*ssa.Extract); ok && ext.Index == 0 {
-						add(ext)
+						add(ext, false)
 					}
 				}
 			}
 		}
 	}
-	return k
+	return keys, holders
 }
 
-// Leaks returns the paths from it's Get (past the shutdown check) on which
-// no call settles the key, in its function and in the helpers it hands the
-// key to.
-func (a *Analysis) Leaks(it *Item, rule Rule) []Leak {
-	var leaks []Leak
-	checked := make(map[seed]bool)
-	var helpers []seed
-	w := &walker{a: a, rule: rule, item: it, onHelper: func(s seed) {
-		if !checked[s] {
-			checked[s] = true
-			helpers = append(helpers, s)
+// localRoot returns the local allocation an address points into, or nil.
+func localRoot(addr ssa.Value) *ssa.Alloc {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc:
+			return a
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.FieldAddr:
+			addr = a.X
+		default:
+			return nil
 		}
-	}}
+	}
+}
 
-	keys := Equivalent(it.Key)
+// Leaks returns the unsettled paths from it's Get (past the shutdown check),
+// one per site: a return of its function or of a helper it hands the key
+// to, or the loop back to the Get.
+func (a *Analysis) Leaks(it *Item, rule Rule) []Leak {
+	w := &walker{a: a, rule: rule, item: it, exits: make(map[seed]*[]site)}
 	b := it.Get.Block()
 	start := 0
 	for i, instr := range b.Instrs {
@@ -208,19 +260,19 @@ func (a *Analysis) Leaks(it *Item, rule Rule) []Leak {
 			start = i + 1
 		}
 	}
-	for _, r := range w.walk(it.Fn, keys, b, start) {
-		leaks = append(leaks, Leak{Item: it, Fn: it.Fn, Return: r.ret, Keys: keys})
+	var leaks []Leak
+	type where struct {
+		fn  *ssa.Function
+		ret *ssa.Return
 	}
-	for len(helpers) > 0 {
-		s := helpers[0]
-		helpers = helpers[1:]
-		hkeys := Equivalent(s.value())
-		for _, r := range w.walk(s.fn, hkeys, s.fn.Blocks[0], 0) {
-			if r.ret == nil {
-				continue // a helper has no Get to loop back to
-			}
-			leaks = append(leaks, Leak{Item: it, Fn: s.fn, Return: r.ret, Keys: hkeys})
+	seen := make(map[where]bool)
+	for _, s := range w.walk(it.Fn, newKeyFlow(it.Key), b, start) {
+		k := where{s.fn, s.ret}
+		if seen[k] {
+			continue
 		}
+		seen[k] = true
+		leaks = append(leaks, Leak{Item: it, Fn: s.fn, Return: s.ret, Keys: s.keys})
 	}
 	return leaks
 }

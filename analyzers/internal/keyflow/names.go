@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -142,4 +145,21 @@ func ReportPos(l Leak) token.Pos {
 		return syn.End() - 1
 	}
 	return l.Item.Get.Pos()
+}
+
+// Lines lists the lines of the leaks' report positions, "12, 30 and 41".
+func Lines(fset *token.FileSet, leaks []Leak) string {
+	var nums []int
+	for _, l := range leaks {
+		nums = append(nums, fset.Position(ReportPos(l)).Line)
+	}
+	slices.Sort(nums)
+	var lines []string
+	for _, n := range slices.Compact(nums) {
+		lines = append(lines, strconv.Itoa(n))
+	}
+	if len(lines) < 2 {
+		return strings.Join(lines, "")
+	}
+	return strings.Join(lines[:len(lines)-1], ", ") + " and " + lines[len(lines)-1]
 }

@@ -1,0 +1,135 @@
+package forget
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// statelessQueue reports whether every rate-limiting queue the package
+// stores in the field the item's Get reads from is built with a rate
+// limiter of the package whose Forget does nothing (kubernetes' HPA
+// controller uses a fixed-interval limiter): such a limiter keeps no
+// per-key state, so there is nothing to leak.
+func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
+	field := fieldOf(it.Get.Common().Value)
+	if field == nil {
+		return false
+	}
+	found := false
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || fieldOfAddr(st.Addr) != field {
+					continue
+				}
+				call, ok := st.Val.(*ssa.Call)
+				if !ok || !isQueueConstructor(call) || len(call.Call.Args) == 0 {
+					return false // set from somewhere we cannot follow
+				}
+				if !statelessLimiter(call.Call.Args[0], 0) {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// fieldOf returns the struct field a value was loaded from, or nil.
+func fieldOf(v ssa.Value) *types.Var {
+	load, ok := v.(*ssa.UnOp)
+	if !ok {
+		return nil
+	}
+	return fieldOfAddr(load.X)
+}
+
+func fieldOfAddr(addr ssa.Value) *types.Var {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := pt.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// isQueueConstructor recognises workqueue.New*RateLimitingQueue*(limiter, ...).
+func isQueueConstructor(call *ssa.Call) bool {
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != kube.WorkqueuePkg {
+		return false
+	}
+	return strings.HasPrefix(obj.Name(), "New") && strings.Contains(obj.Name(), "RateLimitingQueue")
+}
+
+// statelessLimiter reports whether v, a rate limiter, is a value of a
+// package type whose Forget method has an empty body, looking through the
+// package's constructor functions.
+func statelessLimiter(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		return emptyForget(v.Parent().Prog, v.X.Type())
+	case *ssa.Call:
+		fn := v.Call.StaticCallee()
+		if fn == nil || fn.Blocks == nil {
+			return false // another package's limiter: assume it remembers keys
+		}
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			if len(ret.Results) != 1 || !statelessLimiter(ret.Results[0], depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Alloc:
+		return emptyForget(v.Parent().Prog, v.Type())
+	}
+	return false
+}
+
+// emptyForget reports whether t's Forget method, declared in source, does
+// nothing.
+func emptyForget(prog *ssa.Program, t types.Type) bool {
+	if prog == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Forget")
+	m, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	fn := prog.FuncValue(m)
+	if fn == nil || len(fn.Blocks) != 1 {
+		return false
+	}
+	for _, instr := range fn.Blocks[0].Instrs {
+		if _, ok := instr.(*ssa.Return); !ok {
+			return false
+		}
+	}
+	return true
+}
