@@ -147,3 +147,30 @@ func load(t *testing.T, fixture string) *packages.Package {
 	}
 	return pkgs[0]
 }
+
+func TestQueueCall(t *testing.T) {
+	for _, fixture := range []string{"current", "legacy"} {
+		pkg := load(t, fixture)
+		scope := pkg.Types.Scope()
+		for _, tc := range []struct {
+			variable, method string
+			rateLimited      bool
+		}{
+			{"rateLimitedUntyped", "Get", true},
+			{"rateLimitedUntyped", "Forget", true},
+			{"queueUntyped", "Done", false},
+		} {
+			recv := scope.Lookup(tc.variable).Type()
+			obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg.Types, tc.method)
+			q, name, ok := kube.QueueCall(obj.(*types.Func), recv)
+			if !ok || name != tc.method || q.RateLimited != tc.rateLimited {
+				t.Errorf("%s: QueueCall(%s.%s) = %+v, %q, %v", fixture, tc.variable, tc.method, q, name, ok)
+			}
+		}
+		recv := scope.Lookup("informerShared").Type()
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg.Types, "GetIndexer")
+		if _, _, ok := kube.QueueCall(obj.(*types.Func), recv); ok {
+			t.Errorf("%s: an informer method is taken for a queue call", fixture)
+		}
+	}
+}
