@@ -37,47 +37,31 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	a := keyflow.New(ssaRes.Pkg)
-	reported := make(map[string]bool)
-	for _, it := range a.Gets(ssaRes.SrcFuncs) {
-		if !it.Queue.RateLimited {
-			continue // a plain queue keeps no per-key state to forget
+	keep := func(it *keyflow.Item) bool {
+		switch {
+		case !it.Queue.RateLimited:
+			return false // a plain queue keeps no per-key state to forget
+		case !a.Reaches(it, "AddRateLimited"):
+			return false // never rate-limited: the limiter holds nothing for this key
+		case statelessQueue(ssaRes.SrcFuncs, it):
+			return false // its limiter's Forget does nothing: no state to leak
 		}
-		if !a.Reaches(it, "AddRateLimited") {
-			continue // never rate-limited: the limiter holds nothing for this key
-		}
-		if statelessQueue(ssaRes.SrcFuncs, it) {
-			continue // its limiter's Forget does nothing: no state to leak
-		}
-		names := keyflow.NamesOf(pass, it)
-		leaks := a.Leaks(it, settles)
-		if len(leaks) > 1 && !a.Reaches(it, "Forget") {
-			// Nothing forgets this key anywhere: one finding at the Get
-			// says it better than one per return.
-			pass.Report(analysis.Diagnostic{Pos: it.Get.Pos(), Message: fmt.Sprintf(
+		return true
+	}
+	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Forget", keep) {
+		if f.Leak == nil {
+			pass.Report(analysis.Diagnostic{Pos: f.Pos(), Message: fmt.Sprintf(
 				"%s is never forgotten: the paths ending at lines %s stop retrying it without Forget, so its rate-limiter entry leaks for the life of the process and its next failure starts from an inflated backoff",
-				keyflow.Describe(keyflow.Leak{Item: it, Fn: it.Fn}, names), keyflow.Lines(pass.Fset, leaks))})
+				f.Subject(), f.Lines)})
 			continue
 		}
-		for _, l := range leaks {
-			pos := keyflow.ReportPos(l)
-			where := "on this path"
-			if l.Return == nil {
-				where = "on the path back to the next Get()"
-			}
-			msg := fmt.Sprintf("%s is neither forgotten nor re-queued %s: its rate-limiter entry leaks for the life of the process and its next failure starts from an inflated backoff",
-				keyflow.Describe(l, names), where)
-			p := pass.Fset.Position(pos)
-			if k := fmt.Sprintf("%s:%d", p.Filename, p.Line); reported[k] {
-				continue // the same return reached from two Gets
-			} else {
-				reported[k] = true
-			}
-			d := analysis.Diagnostic{Pos: pos, Message: msg}
-			if fix := forgetFix(pass, l, names); fix != nil {
-				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-			}
-			pass.Report(d)
+		d := analysis.Diagnostic{Pos: f.Pos(), Message: fmt.Sprintf(
+			"%s is neither forgotten nor re-queued %s: its rate-limiter entry leaks for the life of the process and its next failure starts from an inflated backoff",
+			f.Subject(), f.Where())}
+		if fix := forgetFix(pass, *f.Leak, f.Names); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
+		pass.Report(d)
 	}
 	return nil, nil
 }

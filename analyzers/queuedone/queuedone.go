@@ -31,33 +31,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	a := keyflow.New(ssaRes.Pkg)
-	reported := make(map[string]bool)
-	for _, it := range a.Gets(ssaRes.SrcFuncs) {
-		names := keyflow.NamesOf(pass, it)
-		leaks := a.Leaks(it, settles)
-		if len(leaks) > 1 && !a.Reaches(it, "Done") {
-			// Nothing marks this key Done anywhere: one finding at the Get.
-			pass.Report(analysis.Diagnostic{Pos: it.Get.Pos(), Message: fmt.Sprintf(
-				"%s is never marked Done (the paths ending at lines %s): the queue keeps it as processing and never hands it out again; defer the Done right after Get",
-				keyflow.Describe(keyflow.Leak{Item: it, Fn: it.Fn}, names), keyflow.Lines(pass.Fset, leaks))})
-			continue
+	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", nil) {
+		where := f.Where()
+		if f.Leak == nil {
+			where = "on the paths ending at lines " + f.Lines
 		}
-		for _, l := range leaks {
-			pos := keyflow.ReportPos(l)
-			where := "on this path"
-			if l.Return == nil {
-				where = "on the path back to the next Get()"
-			}
-			p := pass.Fset.Position(pos)
-			if k := fmt.Sprintf("%s:%d", p.Filename, p.Line); reported[k] {
-				continue // the same return reached from two Gets
-			} else {
-				reported[k] = true
-			}
-			pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(
-				"%s is not marked Done %s: the queue keeps it as processing and never hands it out again; defer the Done right after Get",
-				keyflow.Describe(l, names), where)})
-		}
+		pass.Report(analysis.Diagnostic{Pos: f.Pos(), Message: fmt.Sprintf(
+			"%s is not marked Done %s: the queue keeps it as processing and never hands it out again; defer the Done right after Get",
+			f.Subject(), where)})
 	}
 	return nil, nil
 }

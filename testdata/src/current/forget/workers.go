@@ -209,3 +209,27 @@ func (d *Delayed) suppressed(q workqueue.TypedRateLimitingInterface[string]) boo
 	}
 	return true //ctrllint:ignore forget the queue is rebuilt after every sync round
 }
+
+// neverForgets hands each key to a helper that rate-limits failures but
+// forgets nothing, ever (kubernetes' node lifecycle controller): one
+// finding, at the Get.
+func (c *Controller) neverForgets(ctx context.Context) {
+	for {
+		item, quit := c.queue.Get() // want `item from c.queue.Get\(\) is never forgotten: the paths ending at lines 229 and 235 stop retrying it without Forget`
+		if quit {
+			return
+		}
+		c.processPod(ctx, item)
+	}
+}
+
+func (c *Controller) processPod(ctx context.Context, item string) {
+	defer c.queue.Done(item)
+	if item == "" {
+		return
+	}
+	if err := c.sync(ctx, item); err != nil {
+		c.queue.AddRateLimited(item)
+		return
+	}
+}

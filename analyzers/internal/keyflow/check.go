@@ -1,0 +1,75 @@
+package keyflow
+
+import (
+	"fmt"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Finding is what a rule reports about one item: a Leak, or, when the
+// key meets the rule's settling method nowhere at all, one finding at the
+// Get (Leak nil) listing the lines where its paths end — one finding says
+// "never" better than one per return.
+type Finding struct {
+	Item  *Item
+	Names Names
+	Leak  *Leak
+	Lines string
+}
+
+// Pos is where the finding is reported.
+func (f Finding) Pos() token.Pos {
+	if f.Leak == nil {
+		return f.Item.Get.Pos()
+	}
+	return ReportPos(*f.Leak)
+}
+
+// Check applies rule to every Get in funcs that keep accepts (nil keeps
+// all), and returns the findings, one per line at most: a return reached
+// from two Gets is one finding.
+func (a *Analysis) Check(pass *analysis.Pass, funcs []*ssa.Function, rule Rule, settle string, keep func(*Item) bool) []Finding {
+	var out []Finding
+	seen := make(map[string]bool)
+	for _, it := range a.Gets(funcs) {
+		if keep != nil && !keep(it) {
+			continue
+		}
+		names := NamesOf(pass, it)
+		leaks := a.Leaks(it, rule)
+		var fs []Finding
+		if len(leaks) > 1 && !a.Reaches(it, settle) {
+			fs = []Finding{{Item: it, Names: names, Lines: Lines(pass.Fset, leaks)}}
+		} else {
+			for i := range leaks {
+				fs = append(fs, Finding{Item: it, Names: names, Leak: &leaks[i]})
+			}
+		}
+		for _, f := range fs {
+			p := pass.Fset.Position(f.Pos())
+			if k := fmt.Sprintf("%s:%d", p.Filename, p.Line); !seen[k] {
+				seen[k] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// Where says where a leak's path ends, for a message.
+func (f Finding) Where() string {
+	if f.Leak != nil && f.Leak.Return == nil {
+		return "on the path back to the next Get()"
+	}
+	return "on this path"
+}
+
+// Subject names the key of a finding, for a message.
+func (f Finding) Subject() string {
+	if f.Leak == nil {
+		return Describe(Leak{Item: f.Item, Fn: f.Item.Fn}, f.Names)
+	}
+	return Describe(*f.Leak, f.Names)
+}
