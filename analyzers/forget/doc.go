@@ -95,8 +95,8 @@
 //   - the shutdown branch after Get, and paths that end in a panic;
 //   - keys handed, together with the queue, to code the analyzer cannot see
 //     (another package, an interface method, a func value), which may forget
-//     them, and keys handed over to other workers (sent on a channel, stored
-//     in a map or a structure, alone or packed in a value);
+//     them, and keys handed over to other code (sent on a channel, stored
+//     in a map or a structure, alone or packed in a value, or returned);
 //   - a helper that settles the key on some of its paths when its caller
 //     settles it afterwards (a sync that re-queues with AddAfter on one
 //     branch, and a caller that forgets on success);

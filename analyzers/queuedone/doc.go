@@ -72,9 +72,10 @@
 //   - a Done in a deferred call (also when a closure captures the key), in
 //     a helper the key is handed to, or in code the analyzer cannot see that
 //     is given both the key and the queue;
-//   - keys handed over to other workers, which mark them Done: sent on a
+//   - keys handed over to other code, which marks them Done: sent on a
 //     channel (also in one branch of a select), stored in a map or a
-//     structure, alone or packed in a value appended to a batch;
+//     structure, alone or packed in a value appended to a batch, or returned
+//     to the caller (a queue adapter's Get);
 //   - controller-runtime reconcilers: the framework's worker calls Done.
 //
 // A helper that marks the key Done on some of its paths only is blamed at

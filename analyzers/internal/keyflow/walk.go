@@ -173,7 +173,7 @@ func (w *walker) effect(instr ssa.Instruction, kf *keyFlow) (outcome, *[]site) {
 }
 
 // handsOver reports whether instr gives the key away: sent on a channel,
-// put in a map or stored in the heap (not a local cell). Whatever receives
+// put in a map, stored in the heap (not a local cell) or returned. Whatever receives
 // it (a worker pool, a batching store) settles it, out of our sight.
 func handsOver(instr ssa.Instruction, f *keyFlow) bool {
 	switch instr := instr.(type) {
@@ -185,6 +185,12 @@ func handsOver(instr ssa.Instruction, f *keyFlow) bool {
 		// Into a local value (a captured variable's cell, the array of a
 		// variadic call such as fmt.Errorf("%v", key)) is not a hand-over.
 		return f.carries(instr.Val) && localRoot(instr.Addr) == nil
+	case *ssa.Return:
+		for _, r := range instr.Results {
+			if f.carries(r) {
+				return true // a queue adapter's Get: its caller owns the key
+			}
+		}
 	case *ssa.Select:
 		for _, st := range instr.States {
 			if st.Dir == types.SendOnly && f.carries(st.Send) {

@@ -83,3 +83,14 @@ func (c *Controller) capturedKey(ctx context.Context) {
 		retry = true
 	}
 }
+
+// priorityWrapper adapts a queue: its Get returns the item, and its caller
+// owns the Done (controller-runtime's priorityQueueWrapper).
+type priorityWrapper struct {
+	workqueue.TypedRateLimitingInterface[string]
+}
+
+func (p *priorityWrapper) GetWithPriority() (string, int, bool) {
+	item, shutdown := p.TypedRateLimitingInterface.Get()
+	return item, 0, shutdown
+}
