@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
@@ -27,6 +28,7 @@ var entries = []entry{
 	{tombstone.Analyzer, tombstone.DocSource},
 	{forget.Analyzer, forget.DocSource},
 	{queuedone.Analyzer, queuedone.DocSource},
+	{listerbypass.Analyzer, listerbypass.DocSource},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

@@ -28,9 +28,9 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass"}
 			if mod == "legacy" {
-				pkgs = []string{"./tombstone", "./forget", "./queuedone"}
+				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass"}
 			}
 			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
 			if r.code != 1 {
@@ -69,7 +69,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			for _, rule := range []string{"tombstone", "forget", "queuedone"} {
+			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass"} {
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
 					HelpURI string `json:"helpUri"`
@@ -147,14 +147,16 @@ func TestFixOnFixtures(t *testing.T) {
 		copyFile(t, filepath.Join(src, name), filepath.Join(dir, name))
 	}
 	// Each directory is fixed alone, with only its own analyzer, as its
-	// golden files expect; forget's fixture also has findings -fix cannot fix
-	// (a leak on the loop back to Get), so exit 1 is expected there.
+	// golden files expect; forget's and listerbypass's fixtures also have
+	// findings -fix cannot fix (a leak on the loop back to Get, a List), so
+	// exit 1 is expected there.
 	for _, tc := range []struct {
 		pkg, analyzer string
 		exit          int
 	}{
 		{"tombstonefix", "tombstone", 0},
 		{"forget", "forget", 1},
+		{"listerbypass", "listerbypass", 1},
 	} {
 		goldens, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go.golden"))
 		if len(goldens) == 0 {
@@ -196,5 +198,19 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAnalyzerFlags: an analyzer's own flag is spelled -NAME.FLAG on the
+// command line, as under go vet.
+func TestAnalyzerFlags(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", "current"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", "listerbypass", "./listerbypassall")
+	on := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", "listerbypass", "-listerbypass.all", "./listerbypassall")
+	if off.code != 0 || on.code != 1 || !strings.Contains(on.stdout, "has no cache for Secret (listerbypass)") {
+		t.Errorf("without the flag: exit %d %q; with it: exit %d %q %q", off.code, off.stdout, on.code, on.stdout, on.stderr)
 	}
 }

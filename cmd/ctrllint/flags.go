@@ -44,7 +44,7 @@ Flags:
 
 // parseFlags parses args. It returns flag.ErrHelp for -h, errUsage after
 // printing the reason for bad flags.
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
+func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("ctrllint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -63,6 +63,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything (as go -C)")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	// Each analyzer's own flags, as -NAME.FLAG: the spelling go vet's
+	// unitchecker uses, so one command line works in both modes.
+	for _, a := range all {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err

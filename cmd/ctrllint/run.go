@@ -61,7 +61,7 @@ func toolVersion() string {
 
 // run is the standalone command; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) int {
-	o, err := parseFlags(args, stderr)
+	o, err := parseFlags(args, stderr, s.analyzers)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitClean
 	}

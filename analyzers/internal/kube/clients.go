@@ -38,7 +38,7 @@ func IsLister(t types.Type) bool {
 	switch path {
 	case CachePkg:
 		switch name {
-		case "GenericLister", "GenericNamespaceLister", "Indexer", "Store", "TypedIndexer":
+		case "GenericLister", "GenericNamespaceLister", "Indexer", "Store", "TypedIndexer", "MutationCache":
 			return true
 		}
 		return false

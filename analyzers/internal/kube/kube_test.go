@@ -174,3 +174,28 @@ func TestQueueCall(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshReadFuncs: the closures of these functions are sanctioned fresh
+// reads. kubernetes' pkg/controller is not a fixture dependency (it would
+// pull in all of kubernetes), so its function is checked by name and path.
+func TestFreshReadFuncs(t *testing.T) {
+	pkg := load(t, "current")
+	retry := kube.LookupPackage(pkg.Types, kube.RetryPkg)
+	if retry == nil {
+		t.Fatal("the fixture does not import client-go's retry package")
+	}
+	for _, name := range []string{"RetryOnConflict", "OnError"} {
+		if !kube.IsFreshReadFunc(retry.Scope().Lookup(name).(*types.Func)) {
+			t.Errorf("retry.%s is not a fresh-read function", name)
+		}
+	}
+	controller := types.NewPackage("k8s.io/kubernetes/pkg/controller", "controller")
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(), types.NewTuple(), false)
+	recheck := types.NewFunc(0, controller, "RecheckDeletionTimestamp", sig)
+	if !kube.IsFreshReadFunc(recheck) {
+		t.Errorf("controller.RecheckDeletionTimestamp is not a fresh-read function")
+	}
+	if kube.IsFreshReadFunc(types.NewFunc(0, controller, "KeyFunc", sig)) {
+		t.Errorf("an unrelated function of the same package is taken for a fresh-read function")
+	}
+}

@@ -11,6 +11,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
@@ -51,4 +52,5 @@ var (
 	notFactory          informers.SharedInformerFactory
 	notPod              *corev1.Pod
 	notString           string
+	notBackoff          = retry.DefaultRetry
 )

@@ -1,0 +1,194 @@
+package listerbypass
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// caches is what the package keeps in informer caches.
+type caches struct {
+	// fields: object key -> struct fields holding a lister or informer of it.
+	fields map[string][]*types.Var
+	// factory: object keys the package asks an informer factory for.
+	factory map[string]bool
+	// dynamic: GVRs the package asks a dynamic informer factory for.
+	dynamic map[string]bool
+	// watched: object keys controller-runtime's cache keeps for the package
+	// (builder For/Owns, source.Kind, GetInformer).
+	watched map[string]bool
+	// apiReaders: fields holding a reader that bypasses controller-runtime's
+	// cache (GetAPIReader, client.New).
+	apiReaders map[*types.Var]bool
+}
+
+func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
+	c := &caches{
+		fields:     make(map[string][]*types.Var),
+		factory:    make(map[string]bool),
+		dynamic:    make(map[string]bool),
+		watched:    make(map[string]bool),
+		apiReaders: make(map[*types.Var]bool),
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			if obj := kube.ObjectOf(f.Type()); obj != nil {
+				k := kube.ObjectKey(obj)
+				c.fields[k] = append(c.fields[k], f)
+			}
+		}
+	}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c.scan(instr)
+			}
+		}
+	}
+	return c
+}
+
+func (c *caches) scan(instr ssa.Instruction) {
+	if st, ok := instr.(*ssa.Store); ok {
+		if f := fieldAddr(st.Addr); f != nil && fromAPIReader(st.Val) {
+			c.apiReaders[f] = true
+		}
+		return
+	}
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return
+	}
+	if kube.IsInformer(call.Type()) {
+		if obj := kube.ObjectOf(call.Type()); obj != nil {
+			c.factory[kube.ObjectKey(obj)] = true // factory.Core().V1().Pods()
+		}
+	}
+	common := call.Common()
+	fn, _ := calleeObj(common).(*types.Func)
+	if fn == nil {
+		return
+	}
+	args := common.Args
+	if !common.IsInvoke() && fn.Type().(*types.Signature).Recv() != nil && len(args) > 0 {
+		args = args[1:] // drop the receiver of a static method call
+	}
+	switch {
+	case fn.Name() == "ForResource" && fn.Pkg() != nil && fn.Pkg().Path() == kube.DynamicInformerPkg && len(args) == 1:
+		if k := gvrKey(args[0]); k != "" {
+			c.dynamic[k] = true
+		}
+	case kube.IsCachedWatch(fn):
+		for _, arg := range args {
+			if obj := objectArg(arg); obj != nil {
+				c.watched[kube.ObjectKey(obj)] = true
+			}
+		}
+	}
+}
+
+// fromAPIReader reports whether v is a reader from GetAPIReader or
+// client.New, looking through conversions and the client.New tuple.
+func fromAPIReader(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Call:
+			fn, _ := calleeObj(x.Common()).(*types.Func)
+			return kube.IsAPIReaderSource(fn)
+		default:
+			return false
+		}
+	}
+}
+
+// objectArg returns the object type of an object passed as an interface
+// (&corev1.Pod{} as client.Object, or the item type of a list), or nil.
+func objectArg(v ssa.Value) types.Type {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	t := mi.X.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if obj := listItem(t); obj != nil {
+		t = obj // a *PodList passed to List
+	}
+	if _, ok := types.Unalias(t).(*types.Named); !ok {
+		return nil
+	}
+	return t
+}
+
+// listItem returns the item type of a list type (the element of its Items
+// field), or nil.
+func listItem(t types.Type) types.Type {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Name() == "Items" {
+			if s, ok := f.Type().Underlying().(*types.Slice); ok {
+				return s.Elem()
+			}
+		}
+	}
+	return nil
+}
+
+// gvrKey names a GroupVersionResource value: a package variable by name,
+// a literal of constants by group/version/resource. "" when unknown.
+func gvrKey(v ssa.Value) string {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return ""
+	}
+	switch addr := load.X.(type) {
+	case *ssa.Global:
+		return "var " + addr.Pkg.Pkg.Path() + "." + addr.Name()
+	case *ssa.Alloc:
+		// schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+		fields := map[int]string{}
+		for _, ref := range *addr.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			for _, r2 := range *fa.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok {
+					if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+						fields[fa.Field] = constant.StringVal(c.Value)
+					}
+				}
+			}
+		}
+		if len(fields) == 0 {
+			return ""
+		}
+		return strings.Join([]string{fields[0], fields[1], fields[2]}, "/")
+	}
+	return ""
+}

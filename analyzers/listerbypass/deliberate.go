@@ -1,0 +1,163 @@
+package listerbypass
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// deliberate reports whether a read is a deliberate fresh read, which real
+// controllers make on purpose and a linter must leave alone:
+//
+//   - read-modify-write: what the read returns flows into a write through
+//     a client in the same function (Update, UpdateStatus, Patch, Delete
+//     with preconditions...), with or without retry.RetryOnConflict around
+//     it — a stale copy would only conflict;
+//   - a double-check: the same function also reads that resource from its
+//     cache (a lister, or an untyped store or mutation cache that may hold
+//     it), so the live read is a fallback on a cache miss or a confirmation
+//     the cache cannot give.
+func deliberate(fn *ssa.Function, r read) bool {
+	return feedsWrite(fn, r) || readsCacheToo(fn, r)
+}
+
+// feedsWrite reports whether a value computed from the read's result is
+// an argument of a client write in fn, or of a package helper that writes
+// it (followed a few calls deep).
+func feedsWrite(fn *ssa.Function, r read) bool {
+	res, ok := r.call.(ssa.Value)
+	if !ok {
+		return false
+	}
+	seeds := []ssa.Value{res}
+	if r.kind == apiRead {
+		// controller-runtime fills the object argument in place.
+		if mi, ok := r.call.Common().Args[objectArgIndex(r)].(*ssa.MakeInterface); ok {
+			seeds = append(seeds, mi.X)
+		}
+	}
+	return writes(fn, seeds, 0, make(map[*ssa.Function]bool))
+}
+
+// writes reports whether values computed from seeds reach a client write
+// in fn or in the package helpers they are passed to.
+func writes(fn *ssa.Function, seeds []ssa.Value, depth int, seen map[*ssa.Function]bool) bool {
+	derived := slice(fn, seeds)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			if common.IsInvoke() && kube.IsWriteMethod(common.Method.Name()) {
+				for _, arg := range common.Args {
+					if derived[arg] {
+						return true
+					}
+				}
+				continue
+			}
+			callee := common.StaticCallee()
+			if callee == nil || callee.Pkg != fn.Pkg || callee.Blocks == nil || depth >= 3 || seen[callee] {
+				continue
+			}
+			var params []ssa.Value
+			for i, arg := range common.Args {
+				if derived[arg] && i < len(callee.Params) {
+					params = append(params, callee.Params[i])
+				}
+			}
+			if len(params) > 0 {
+				seen[callee] = true
+				if writes(callee, params, depth+1, seen) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// slice is the forward slice of seeds in fn: every value computed from a
+// derived one is derived, and so is the local a derived value is stored in.
+func slice(fn *ssa.Function, seeds []ssa.Value) map[ssa.Value]bool {
+	derived := make(map[ssa.Value]bool)
+	for _, s := range seeds {
+		derived[s] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok && derived[st.Val] {
+					if root := rootAlloc(st.Addr); root != nil && !derived[root] {
+						derived[root] = true
+						changed = true
+					}
+					continue
+				}
+				v, ok := instr.(ssa.Value)
+				if !ok || derived[v] {
+					continue
+				}
+				var ops []*ssa.Value
+				for _, op := range instr.Operands(ops) {
+					if op != nil && *op != nil && derived[*op] {
+						derived[v] = true
+						changed = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return derived
+}
+
+// readsCacheToo reports whether fn also reads the read's resource through
+// a lister or informer.
+func readsCacheToo(fn *ssa.Function, r read) bool {
+	if r.object == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !call.Common().IsInvoke() {
+				continue
+			}
+			t := call.Common().Value.Type()
+			if kube.IsLister(t) || kube.IsInformer(t) {
+				obj := kube.ObjectOf(t)
+				if obj == nil || kube.ObjectKey(obj) == r.key {
+					return true // the same resource, or an untyped store that may hold it
+				}
+			}
+		}
+	}
+	return false
+}
+
+func objectArgIndex(r read) int {
+	if r.method == "List" {
+		return 1
+	}
+	return 2
+}
+
+// rootAlloc returns the local allocation an address points into, or nil.
+func rootAlloc(addr ssa.Value) *ssa.Alloc {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc:
+			return a
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.FieldAddr:
+			addr = a.X
+		default:
+			return nil
+		}
+	}
+}

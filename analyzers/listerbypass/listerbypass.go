@@ -1,0 +1,126 @@
+package listerbypass
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+)
+
+const name = "listerbypass"
+
+// Analyzer reports API reads in a controller's processing path for
+// resources the controller already caches.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
+	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/listerbypass.md",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      directive.Honour(name, run),
+}
+
+// all widens the analyzer to every clientset read in a processing path,
+// cached or not: for controllers that are meant to read only from caches.
+var all bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&all, "all", false, "also report reads of resources the controller does not cache")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if kube.LookupPackage(pass.Pkg, "k8s.io/apimachinery/pkg/apis/meta/v1") == nil {
+		return nil, nil // no Kubernetes API in sight
+	}
+	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
+	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs)
+	for _, fn := range ssaRes.SrcFuncs {
+		if !onPath[fn] {
+			continue // set-up code, or not a controller at all
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				r, ok := readOf(instr, caches)
+				if !ok || !(caches.cached(r) || all && r.kind == typedRead) {
+					continue
+				}
+				if deliberate(fn, r) {
+					continue // read-modify-write, or a double-check of the cache
+				}
+				c := caches.cached(r)
+				d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, caches, c)}
+				if fix := listerFix(pass, fn, r, caches); fix != nil {
+					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+				}
+				pass.Report(d)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// message names the resource and the cache to read from instead.
+func message(fn *ssa.Function, r read, c *caches, isCached bool) string {
+	switch r.kind {
+	case dynamicRead:
+		return fmt.Sprintf("dynamic client %s of %s goes to the API server on every sync, though the package's dynamic informer factory caches it: read through ForResource(...).Lister()", r.method, r.key)
+	case apiRead:
+		return fmt.Sprintf("%s of %s through an uncached reader goes to the API server on every reconcile, though the manager's cache watches %s: use the manager's client", r.method, kube.Kind(r.object), kube.Kind(r.object))
+	}
+	kind := kube.Kind(r.object)
+	if !isCached {
+		return fmt.Sprintf("clientset %s of %s in a processing path goes to the API server on every sync; the controller has no cache for %s", r.method, kind, kind)
+	}
+	return fmt.Sprintf("clientset %s of %s goes to the API server on every sync, though the controller caches %s: read through %s", r.method, kind, kind, listerName(fn, r, c))
+}
+
+// listerName says which cache to read from: a lister field of the
+// receiver, else any lister field of the package, else the factory.
+func listerName(fn *ssa.Function, r read, c *caches) string {
+	if f, recv := receiverField(fn, c.fields[r.key]); f != nil {
+		return recv + "." + accessor(f)
+	}
+	if fs := c.fields[r.key]; len(fs) > 0 {
+		return "the " + accessor(fs[0]) + " field's lister"
+	}
+	return "a " + kube.Kind(r.object) + " lister from the package's informer factory"
+}
+
+// receiverField returns the field among fs that belongs to fn's receiver
+// type, and the receiver's name.
+func receiverField(fn *ssa.Function, fs []*types.Var) (*types.Var, string) {
+	sig := fn.Signature
+	if sig.Recv() == nil || len(fn.Params) == 0 {
+		return nil, ""
+	}
+	recvType := sig.Recv().Type()
+	if p, ok := recvType.(*types.Pointer); ok {
+		recvType = p.Elem()
+	}
+	st, ok := recvType.Underlying().(*types.Struct)
+	if !ok {
+		return nil, ""
+	}
+	for i := range st.NumFields() {
+		for _, f := range fs {
+			if st.Field(i) == f {
+				return f, fn.Params[0].Name()
+			}
+		}
+	}
+	return nil, ""
+}
+
+// accessor spells how a field yields a lister.
+func accessor(f *types.Var) string {
+	if kube.IsInformer(f.Type()) {
+		return f.Name() + ".Lister()"
+	}
+	return f.Name()
+}

@@ -1,0 +1,143 @@
+package listerbypass
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// processing returns the functions of the package that run on a
+// controller's processing path: those that take keys from a work queue
+// (the worker loop), controller-runtime Reconcile methods, and everything
+// they call in the package — directly, through method values and closures,
+// through func-typed struct fields (sample-controller's c.syncHandler), and
+// closures they hand to other code (wait.Poll*). Closures handed to
+// retry.RetryOnConflict, retry.OnError and kubernetes'
+// controller.RecheckDeletionTimestamp are left out: a fresh read is what
+// they are for.
+func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool {
+	fieldFuncs := storedFuncs(pkg, funcs)
+	reached := make(map[*ssa.Function]bool)
+	var work []*ssa.Function
+	add := func(fn *ssa.Function) {
+		if fn != nil && fn.Pkg == pkg && fn.Blocks != nil && !reached[fn] {
+			reached[fn] = true
+			work = append(work, fn)
+		}
+	}
+	a := keyflow.New(pkg)
+	for _, it := range a.Gets(funcs) {
+		add(it.Fn)
+	}
+	for _, fn := range funcs {
+		if m, ok := fn.Object().(*types.Func); ok && kube.IsReconcile(m) {
+			add(fn)
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				common := call.Common()
+				add(localFunc(pkg, common.Value))
+				if f := loadedField(common.Value); f != nil {
+					for _, target := range fieldFuncs[f] {
+						add(target)
+					}
+				}
+				if callee, ok := calleeObj(common).(*types.Func); ok && kube.IsFreshReadFunc(callee) {
+					continue // its closure is a sanctioned fresh read
+				}
+				for _, arg := range common.Args {
+					add(localFunc(pkg, arg))
+				}
+			}
+		}
+	}
+	return reached
+}
+
+// localFunc resolves a function value of the package: a function, a
+// closure, or a bound method value.
+func localFunc(pkg *ssa.Package, v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		if v.Synthetic != "" {
+			if m, ok := v.Object().(*types.Func); ok {
+				return pkg.Prog.FuncValue(m)
+			}
+			return nil
+		}
+		return v
+	case *ssa.MakeClosure:
+		return localFunc(pkg, v.Fn)
+	case *ssa.ChangeType:
+		return localFunc(pkg, v.X)
+	}
+	return nil
+}
+
+// storedFuncs maps each func-typed struct field to the package functions
+// stored in it anywhere in the package.
+func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]*ssa.Function {
+	m := make(map[*types.Var][]*ssa.Function)
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if f := fieldAddr(st.Addr); f != nil {
+					if target := localFunc(pkg, st.Val); target != nil {
+						m[f] = append(m[f], target)
+					}
+				}
+			}
+		}
+	}
+	return m
+}
+
+// loadedField returns the struct field v was loaded from, or nil.
+func loadedField(v ssa.Value) *types.Var {
+	if load, ok := v.(*ssa.UnOp); ok {
+		return fieldAddr(load.X)
+	}
+	return nil
+}
+
+func fieldAddr(addr ssa.Value) *types.Var {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := pt.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// calleeObj is the function or method a call names, library or not.
+func calleeObj(common *ssa.CallCommon) types.Object {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if fn := common.StaticCallee(); fn != nil {
+		return fn.Object()
+	}
+	return nil
+}
