@@ -11,6 +11,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
+	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
 
@@ -29,6 +30,7 @@ var entries = []entry{
 	{forget.Analyzer, forget.DocSource},
 	{queuedone.Analyzer, queuedone.DocSource},
 	{listerbypass.Analyzer, listerbypass.DocSource},
+	{sharedowner.Analyzer, sharedowner.DocSource},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

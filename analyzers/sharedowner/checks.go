@@ -1,0 +1,120 @@
+package sharedowner
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// check reports what is wrong with one owner reference.
+func (c *checker) check(s setting) {
+	pass := c.pass
+	ownerType := types.Type(nil)
+	if s.owner != nil {
+		ownerType = pass.TypesInfo.TypeOf(s.owner)
+	}
+	ownerScope := kube.ScopeOf(ownerType, pass.Fset)
+	childScope := kube.ScopeOf(s.child.typ, pass.Fset)
+	child, owner := kind(s.child.typ), kind(ownerType)
+
+	if s.discarded {
+		c.report(s.call, "the error of %s is dropped: it is how controller-runtime reports that the %s is already controlled by another owner (a shared object) or that the reference is invalid, and the object is then written without it",
+			calleeName(pass, s.call), child)
+	}
+	if childScope == kube.ClusterScoped && ownerScope == kube.Namespaced {
+		c.report(s.at, "cluster-scoped %s gets an owner reference to namespaced %s: the garbage collector treats it as unresolvable (event OwnerRefInvalidNamespace) and never collects the %s",
+			child, owner, child)
+		return // name and namespace add nothing to that
+	}
+	if len(s.child.generateName) == 0 && len(s.child.name) > 0 && allConstant(pass, s.child.name) {
+		c.report(s.at, "owned %s has the fixed name %s: every %s claims the same object, and deleting any one of them makes the garbage collector delete it for all",
+			child, describe(pass, s.child.name[0]), owner)
+	}
+	if childScope != kube.ClusterScoped && ownerScope == kube.Namespaced {
+		for _, ns := range s.child.namespace {
+			if why := c.foreignNamespace(ns, s.owner); why != "" {
+				c.report(s.at, "owned %s is placed in %s, not in its %s owner's namespace: cross-namespace owner references are invalid, the garbage collector treats the owner as absent and may delete the %s",
+					child, why, owner, child)
+				break
+			}
+		}
+	}
+	if s.child.fetched && s.controller && (s.call == nil || s.discarded) && !c.claims {
+		c.report(s.at, "an existing %s read from a cache or the API server gets a controller reference without checking who controls it (metav1.GetControllerOf, a controller-ref manager): it may belong to another owner, whose deletion would no longer clean it up",
+			child)
+	}
+}
+
+// foreignNamespace explains why a namespace expression is not the owner's:
+// a constant, or another object's namespace. "" when it may be the owner's.
+func (c *checker) foreignNamespace(ns ast.Expr, owner ast.Expr) string {
+	if tv, ok := c.pass.TypesInfo.Types[ns]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		if constant.StringVal(tv.Value) == "" {
+			return "" // no namespace: filled in by the request or the owner's
+		}
+		return "the fixed namespace " + tv.Value.ExactString()
+	}
+	root := selectorRoot(ns)
+	id, ok := root.(*ast.Ident)
+	if !ok || id == ns {
+		return "" // a plain variable: where it came from is unknown
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !kube.IsObjectType(v.Type()) {
+		return "" // req.Namespace and friends: not another object
+	}
+	if oid, ok := selectorRoot(owner).(*ast.Ident); ok && c.pass.TypesInfo.Uses[oid] == v {
+		return "" // the owner's own namespace
+	}
+	return "the namespace of " + id.Name
+}
+
+// allConstant reports whether every expression is a constant string or a
+// package-level string variable (not derived from any owner).
+func allConstant(pass *analysis.Pass, es []ast.Expr) bool {
+	for _, e := range es {
+		if tv, ok := pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+			continue
+		}
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok || v.Parent() != pass.Pkg.Scope() {
+			return false
+		}
+	}
+	return true
+}
+
+func describe(pass *analysis.Pass, e ast.Expr) string {
+	if tv, ok := pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+		return tv.Value.ExactString()
+	}
+	return types.ExprString(e)
+}
+
+// kind names an object type for a message ("ConfigMap"), or "object".
+func kind(t types.Type) string {
+	if k := kube.Kind(t); k != "" {
+		return k
+	}
+	return "object"
+}
+
+func calleeName(pass *analysis.Pass, call *ast.CallExpr) string {
+	if fn := typeutilCallee(pass, call); fn != nil && fn.Pkg() != nil {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	return types.ExprString(call.Fun)
+}
+
+func (c *checker) report(at ast.Node, format string, args ...any) {
+	c.pass.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: fmt.Sprintf(format, args...)})
+}

@@ -1,0 +1,20 @@
+package sharedowner_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
+)
+
+func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
+
+func TestCurrentClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("current"), sharedowner.Analyzer, "./sharedowner")
+}
+
+func TestLegacyClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), sharedowner.Analyzer, "./sharedowner")
+}
