@@ -137,3 +137,26 @@ func (c *Controller) plainOwner(d *appsv1.Deployment) error {
 	cm.OwnerReferences = append(cm.OwnerReferences, metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID})
 	return nil
 }
+
+// ConfigMapControllerRefManager stands for kubernetes' controller-ref
+// managers (PodControllerRefManager and friends): adopting through one is
+// the sanctioned way to take control of existing objects.
+type ConfigMapControllerRefManager struct{ owner metav1.Object }
+
+func (m *ConfigMapControllerRefManager) ClaimConfigMaps(cms []*corev1.ConfigMap) ([]*corev1.ConfigMap, error) {
+	return cms, nil
+}
+
+// adoptThroughManager: silent.
+func (c *Controller) adoptThroughManager(d *appsv1.Deployment, m *ConfigMapControllerRefManager) error {
+	cm, err := c.cmLister.ConfigMaps(d.Namespace).Get(d.Name)
+	if err != nil {
+		return err
+	}
+	if _, err := m.ClaimConfigMaps([]*corev1.ConfigMap{cm}); err != nil {
+		return err
+	}
+	cm = cm.DeepCopy()
+	cm.OwnerReferences = append(cm.OwnerReferences, *metav1.NewControllerRef(d, deploymentKind))
+	return nil
+}
