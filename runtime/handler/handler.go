@@ -1,0 +1,123 @@
+// Package handler turns informer events into queue keys with deletions
+// handled the way ctrllint's tombstone analyzer asks: typed handlers key
+// deletions by DeletedObject.GetKey, which works with and without the
+// deleted object; untyped ones unwrap cache.DeletedFinalStateUnknown.
+package handler
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Key is the queue key of an object: its namespace and name.
+type Key = cache.ObjectName
+
+// Enqueue returns typed handler funcs that add the key of every added,
+// updated and deleted object.
+func Enqueue[T cache.Object](add func(Key)) cache.TypedResourceEventHandlerFuncs[T] {
+	return cache.TypedResourceEventHandlerFuncs[T]{
+		AddFunc:    func(obj T) { add(keyOf(obj)) },
+		UpdateFunc: func(_, obj T) { add(keyOf(obj)) },
+		DeleteFunc: func(d cache.DeletedObject[T]) { add(d.GetObjectName()) },
+	}
+}
+
+func keyOf[T cache.Object](obj T) Key {
+	return Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+}
+
+// EnqueueUntyped is Enqueue for untyped informers: the key of a deleted
+// object comes from DeletionHandlingObjectToName, which reads a tombstone's
+// key.
+func EnqueueUntyped(add func(Key)) cache.ResourceEventHandlerFuncs {
+	enqueue := func(obj any) {
+		name, err := cache.DeletionHandlingObjectToName(obj)
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("no key for %T: %w", obj, err))
+			return
+		}
+		add(name)
+	}
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    enqueue,
+		UpdateFunc: func(_, obj any) { enqueue(obj) },
+		DeleteFunc: enqueue,
+	}
+}
+
+// Object is what EnqueueOwner needs of a child: a key and owner references.
+type Object interface {
+	cache.Object
+	metav1.Object
+}
+
+// EnqueueOwner returns handler funcs for a child resource that add the key
+// of the child's controlling owner when that owner is of kind owner: a
+// change to an owned ServiceAccount wakes up the Deployment that owns it.
+// On update, both the old and the new controller are enqueued, so an
+// owner that lost a child hears of it. A deletion the informer saw without
+// any copy of the child cannot name its owner; the owner's own resync
+// repairs that case.
+func EnqueueOwner[T Object](owner schema.GroupKind, add func(Key)) cache.TypedResourceEventHandlerFuncs[T] {
+	enqueue := func(obj T) {
+		if key, ok := OwnerKey(obj, owner); ok {
+			add(key)
+		}
+	}
+	return cache.TypedResourceEventHandlerFuncs[T]{
+		AddFunc: enqueue,
+		UpdateFunc: func(old, cur T) {
+			enqueue(cur)
+			enqueue(old)
+		},
+		DeleteFunc: func(d cache.DeletedObject[T]) {
+			var none T
+			if d.OptionalObj == none {
+				return // no copy of the child: its owner cannot be known
+			}
+			enqueue(d.OptionalObj)
+		},
+	}
+}
+
+// OwnerKey resolves a child's controller reference to its owner's key, if
+// the controller is of the given kind (owners live in the child's
+// namespace; cluster-scoped owners have none).
+func OwnerKey[T Object](child T, owner schema.GroupKind) (Key, bool) {
+	ref := metav1.GetControllerOfNoCopy(child)
+	if ref == nil {
+		return Key{}, false
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil || gv.Group != owner.Group || ref.Kind != owner.Kind {
+		return Key{}, false
+	}
+	return Key{Namespace: child.GetNamespace(), Name: ref.Name}, true
+}
+
+// Filter wraps a typed handler with a predicate that lets deletions
+// through even when the informer has no copy of the deleted object (the
+// filter then receives the zero T, which keep is never asked about).
+func Filter[T cache.Object](keep func(T) bool, h cache.TypedResourceEventHandler[T]) cache.TypedFilteringResourceEventHandler[T] {
+	return cache.TypedFilteringResourceEventHandler[T]{
+		FilterFunc: func(obj T) bool {
+			var none T
+			return obj == none || keep(obj)
+		},
+		Handler: h,
+	}
+}
+
+// Unwrap returns the object an untyped delete handler received, unwrapping
+// a tombstone; ok is false when neither holds a T.
+func Unwrap[T any](obj any) (T, bool) {
+	if tombstone, isTombstone := obj.(cache.DeletedFinalStateUnknown); isTombstone {
+		obj = tombstone.Obj
+	}
+	t, ok := obj.(T)
+	return t, ok
+}
