@@ -60,6 +60,10 @@ func (c *Controller[K]) EnqueueAfter(key K, d time.Duration) { c.queue.AddAfter(
 // Len is the number of keys waiting.
 func (c *Controller[K]) Len() int { return c.queue.Len() }
 
+// NumRequeues is how many failures of key the rate limiter remembers: zero
+// for every key that succeeded or was given up on.
+func (c *Controller[K]) NumRequeues(key K) int { return c.queue.NumRequeues(key) }
+
 // Run waits for the caches, runs workers until ctx is cancelled, then
 // stops taking new keys, lets in-flight syncs finish (ShutDownWithDrain)
 // and returns once every worker has exited. With leader election it does
@@ -101,6 +105,9 @@ func (c *Controller[K]) run(ctx context.Context, workers int) error {
 		defer timer.Stop()
 	}
 	c.queue.ShutDownWithDrain() // no new keys; wait for in-flight ones to be Done
+	// The delaying queue under the rate limiter stops its own goroutine only
+	// on ShutDown, not on ShutDownWithDrain: without this call it leaks.
+	c.queue.ShutDown()
 	wg.Wait()
 	return nil
 }

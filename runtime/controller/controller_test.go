@@ -1,0 +1,258 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/ctrllint/ctrllint/runtime/controller"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var synced = []cache.InformerSynced{func() bool { return true }}
+
+// fast keeps retries in milliseconds.
+func fast[K comparable]() controller.Option[K] {
+	return controller.WithRateLimiter[K](workqueue.NewTypedItemExponentialFailureRateLimiter[K](time.Millisecond, 10*time.Millisecond))
+}
+
+// start runs c until the returned stop is called; stop waits for Run.
+func start[K comparable](t *testing.T, c *controller.Controller[K], workers int) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx, workers) }()
+	return func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run did not return after cancel")
+		}
+	}
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestRetryGiveUpForget: a failing key is retried up to the limit, then
+// given up and forgotten; a succeeding key is forgotten at once. Nothing is
+// left in the rate limiter either way.
+func TestRetryGiveUpForget(t *testing.T) {
+	var attempts sync.Map
+	gaveUp := make(chan string, 1)
+	sync := func(_ context.Context, key string) error {
+		n, _ := attempts.LoadOrStore(key, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		if key == "bad" {
+			return errors.New("always fails")
+		}
+		return nil
+	}
+	c, err := controller.New("retry", sync, synced, fast[string](), controller.WithMaxRetries[string](3),
+		controller.OnGiveUp(func(key string, err error) { gaveUp <- key }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, c, 2)
+	defer stop()
+	c.Enqueue("good")
+	c.Enqueue("bad")
+	select {
+	case key := <-gaveUp:
+		if key != "bad" {
+			t.Fatalf("gave up on %q", key)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("never gave up")
+	}
+	n, _ := attempts.Load("bad")
+	if got := n.(*atomic.Int32).Load(); got != 4 {
+		t.Errorf("bad was tried %d times, want 1 + 3 retries", got)
+	}
+	for _, key := range []string{"good", "bad"} {
+		if r := c.NumRequeues(key); r != 0 {
+			t.Errorf("%s left in the rate limiter with %d requeues", key, r)
+		}
+	}
+}
+
+// TestPanicRecovered: a panicking sync is reported as an error and
+// retried; the controller keeps working.
+func TestPanicRecovered(t *testing.T) {
+	var calls atomic.Int32
+	done := make(chan struct{})
+	c, err := controller.New("panic", func(_ context.Context, key string) error {
+		if calls.Add(1) == 1 {
+			panic("boom")
+		}
+		close(done)
+		return nil
+	}, synced, fast[string]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, c, 1)
+	defer stop()
+	c.Enqueue("k")
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the key was not retried after the panic")
+	}
+	eventually(t, "the key to be forgotten", func() bool { return c.NumRequeues("k") == 0 })
+}
+
+// TestOneWorkerPerKey: however many workers and however often a key is
+// added, it is never synced twice at once.
+func TestOneWorkerPerKey(t *testing.T) {
+	var inFlight, maxInFlight, total atomic.Int32
+	c, err := controller.New("exclusive", func(_ context.Context, key int) error {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			m := maxInFlight.Load()
+			if n <= m || maxInFlight.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		total.Add(1)
+		time.Sleep(200 * time.Microsecond)
+		return nil
+	}, synced, fast[int]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, c, 8)
+	for range 500 {
+		c.Enqueue(7)
+	}
+	eventually(t, "the queue to drain", func() bool { return c.Len() == 0 && inFlight.Load() == 0 })
+	stop()
+	if maxInFlight.Load() != 1 {
+		t.Errorf("key 7 was synced %d times at once", maxInFlight.Load())
+	}
+	if total.Load() == 0 {
+		t.Error("key 7 was never synced")
+	}
+}
+
+// TestShutdownDrains: cancelling Run while a sync is in flight lets it
+// finish with a live context, takes no new keys, and returns only after
+// the workers are gone (goleak checks the last part for every test).
+func TestShutdownDrains(t *testing.T) {
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	var finished atomic.Bool
+	var ctxErr error
+	var later atomic.Int32
+	c, err := controller.New("drain", func(ctx context.Context, key string) error {
+		if key == "later" {
+			later.Add(1)
+			return nil
+		}
+		close(entered)
+		<-release
+		ctxErr = ctx.Err() // read by the test after Run returned
+		finished.Store(true)
+		return nil
+	}, synced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx, 2) }()
+	c.Enqueue("slow")
+	<-entered
+	cancel()
+	time.Sleep(20 * time.Millisecond)
+	c.Enqueue("later") // after shutdown began: not taken
+	select {
+	case <-done:
+		t.Fatal("Run returned while a sync was in flight")
+	default:
+	}
+	close(release)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after the drain")
+	}
+	if !finished.Load() {
+		t.Error("the in-flight sync did not finish")
+	}
+	if ctxErr != nil {
+		t.Errorf("the in-flight sync's context was cancelled: %v", ctxErr)
+	}
+	if later.Load() != 0 {
+		t.Error("a key added after shutdown was processed")
+	}
+}
+
+// TestWaitsForCaches: no sync runs before every named cache has synced.
+func TestWaitsForCaches(t *testing.T) {
+	var ready atomic.Bool
+	var early atomic.Bool
+	var synced atomic.Int32
+	c, err := controller.New("gate", func(context.Context, string) error {
+		if !ready.Load() {
+			early.Store(true)
+		}
+		synced.Add(1)
+		return nil
+	}, []cache.InformerSynced{func() bool { return true }, ready.Load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, c, 1)
+	defer stop()
+	c.Enqueue("k")
+	time.Sleep(300 * time.Millisecond)
+	if synced.Load() != 0 {
+		t.Fatal("a sync ran before the caches synced")
+	}
+	ready.Store(true)
+	eventually(t, "the sync after the caches synced", func() bool { return synced.Load() == 1 })
+	if early.Load() {
+		t.Error("a sync saw an unsynced cache")
+	}
+}
+
+// TestNew: the sync gate is not optional, nor are workers.
+func TestNew(t *testing.T) {
+	if _, err := controller.New[string]("none", func(context.Context, string) error { return nil }, nil); err == nil {
+		t.Error("New accepted a controller that names no caches")
+	}
+	c, err := controller.New("zero", func(context.Context, string) error { return nil }, synced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background(), 0); err == nil {
+		t.Error("Run accepted zero workers")
+	}
+	stop := start(t, c, 1) // shuts the queue down again
+	stop()
+}
