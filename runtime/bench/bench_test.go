@@ -376,7 +376,7 @@ func (r *recorder) failed() error {
 func startCtrllint(ctx context.Context, w *world, workers int) (func() error, error) {
 	c, err := controller.New("bench", func(_ context.Context, key handler.Key) error {
 		return w.rec.reconcile(key)
-	}, []cache.InformerSynced{w.informer.Informer().HasSynced})
+	}, []cache.DoneChecker{w.informer.Informer().HasSyncedChecker()})
 	if err != nil {
 		return nil, err
 	}

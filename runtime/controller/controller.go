@@ -26,16 +26,17 @@ type Sync[K comparable] func(ctx context.Context, key K) error
 type Controller[K comparable] struct {
 	name   string
 	sync   Sync[K]
-	synced []cache.InformerSynced
+	synced []cache.DoneChecker
 	queue  workqueue.TypedRateLimitingInterface[K]
 	opts   options[K]
 }
 
 // New returns a controller named name. synced names the caches the sync
-// reads: Run starts no worker before all of them have synced, so a sync
-// never mistakes a cache still filling for objects that do not exist. It is
-// a parameter, not an option, because forgetting it is the bug.
-func New[K comparable](name string, sync Sync[K], synced []cache.InformerSynced, opts ...Option[K]) (*Controller[K], error) {
+// reads (an informer's HasSyncedChecker()): Run starts no worker before all
+// of them have synced, so a sync never mistakes a cache still filling for
+// objects that do not exist. It is a parameter, not an option, because
+// forgetting it is the bug.
+func New[K comparable](name string, sync Sync[K], synced []cache.DoneChecker, opts ...Option[K]) (*Controller[K], error) {
 	if len(synced) == 0 {
 		return nil, errors.New("controller " + name + ": name the caches the sync reads (synced is empty)")
 	}
@@ -79,7 +80,9 @@ func (c *Controller[K]) Run(ctx context.Context, workers int) error {
 }
 
 func (c *Controller[K]) run(ctx context.Context, workers int) error {
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.synced...) {
+	// WaitFor is woken by the caches themselves; the older
+	// WaitForCacheSync functions poll every 100ms.
+	if !cache.WaitFor(ctx, "caches of "+c.name, c.synced...) {
 		c.queue.ShutDown()
 		if ctx.Err() != nil {
 			return nil // stopped before the caches synced: nothing ran

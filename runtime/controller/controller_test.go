@@ -17,7 +17,14 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-var synced = []cache.InformerSynced{func() bool { return true }}
+// checker is a cache that syncs when its channel is closed.
+type checker chan struct{}
+
+func (c checker) Name() string          { return "test cache" }
+func (c checker) Done() <-chan struct{} { return c }
+func syncedChecker() checker            { c := make(checker); close(c); return c }
+
+var synced = []cache.DoneChecker{syncedChecker()}
 
 // fast keeps retries in milliseconds.
 func fast[K comparable]() controller.Option[K] {
@@ -217,13 +224,14 @@ func TestWaitsForCaches(t *testing.T) {
 	var ready atomic.Bool
 	var early atomic.Bool
 	var synced atomic.Int32
+	slow := make(checker)
 	c, err := controller.New("gate", func(context.Context, string) error {
 		if !ready.Load() {
 			early.Store(true)
 		}
 		synced.Add(1)
 		return nil
-	}, []cache.InformerSynced{func() bool { return true }, ready.Load})
+	}, []cache.DoneChecker{syncedChecker(), slow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,6 +243,7 @@ func TestWaitsForCaches(t *testing.T) {
 		t.Fatal("a sync ran before the caches synced")
 	}
 	ready.Store(true)
+	close(slow)
 	eventually(t, "the sync after the caches synced", func() bool { return synced.Load() == 1 })
 	if early.Load() {
 		t.Error("a sync saw an unsynced cache")

@@ -69,8 +69,8 @@ func New(client kubernetes.Interface, factory informers.SharedInformerFactory, o
 		accounts:    accounts.Lister(),
 		expect:      ownership.NewExpectations(expectationTTL),
 	}
-	c.loop, c.err = controller.New("guard", c.sync, []cache.InformerSynced{
-		deployments.Informer().HasSynced, pdbs.Informer().HasSynced, accounts.Informer().HasSynced,
+	c.loop, c.err = controller.New("guard", c.sync, []cache.DoneChecker{
+		deployments.Informer().HasSyncedChecker(), pdbs.Informer().HasSyncedChecker(), accounts.Informer().HasSyncedChecker(),
 	}, opts...)
 	if c.err != nil {
 		return c

@@ -1,0 +1,271 @@
+//go:build e2e
+
+package example_test
+
+// The example controller against a real kube-apiserver and etcd, started by
+// envtest from the binaries hack/e2e-binaries.sh builds. Run with `make e2e`
+// (docs/e2e.md). envtest runs no kube-controller-manager, hence no garbage
+// collector: the owner references are checked, GC deletion is not.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/ctrllint/ctrllint/runtime/example"
+)
+
+const (
+	// How long the controller gets to converge after a change.
+	convergeTimeout = 30 * time.Second
+	// How long an absence must last to count as "never created".
+	stayAbsent   = 3 * time.Second
+	pollInterval = 100 * time.Millisecond
+)
+
+// startControlPlane starts kube-apiserver and etcd on 127.0.0.1 and stops them
+// (apiserver first) when the test ends.
+func startControlPlane(t *testing.T) *rest.Config {
+	t.Helper()
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		t.Fatal("KUBEBUILDER_ASSETS is not set: it must name the directory holding kube-apiserver and etcd; " +
+			"build them with hack/e2e-binaries.sh, or run `make e2e`")
+	}
+	env := &envtest.Environment{}
+	// kube-apiserver advertises the host's default-route address unless told
+	// otherwise, and refuses a loopback one with the default endpoint
+	// reconciler: keep the whole control plane on 127.0.0.1.
+	env.ControlPlane.GetAPIServer().Configure().
+		Set("advertise-address", "127.0.0.1").
+		Set("endpoint-reconciler-type", "none")
+	start := time.Now()
+	cfg, err := env.Start()
+	if err != nil {
+		_ = env.Stop() // whatever did start
+		t.Fatalf("starting the control plane from %s: %v", os.Getenv("KUBEBUILDER_ASSETS"), err)
+	}
+	t.Cleanup(func() {
+		// Stop ends kube-apiserver before etcd; both at once can hang.
+		if err := env.Stop(); err != nil {
+			t.Errorf("stopping the control plane: %v", err)
+		}
+	})
+	t.Logf("control plane up in %v at %s", time.Since(start).Round(time.Millisecond), cfg.Host)
+	return cfg
+}
+
+func TestGuardControllerE2E(t *testing.T) {
+	cfg := startControlPlane(t)
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := example.New(client, factory)
+	factory.Start(ctx.Done())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx, 2) }()
+	// On an early failure: stop the controller and its informers before the
+	// control plane (cleanups run last-registered first).
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("Run did not return within 10s of cancellation")
+		}
+		factory.Shutdown()
+	})
+
+	ns := "guard-e2e"
+	if _, err := client.CoreV1().Namespaces().Create(ctx,
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The plain Deployment first, so the controller has seen it by the time
+	// the guarded one's children exist.
+	plain, err := client.AppsV1().Deployments(ns).Create(ctx, deployment(ns, "plain", nil), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarded, err := client.AppsV1().Deployments(ns).Create(ctx,
+		deployment(ns, "web", map[string]string{example.Annotation: "true"}), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// An opted-in Deployment gets a PodDisruptionBudget and a ServiceAccount,
+	// both controlled by it.
+	start := time.Now()
+	eventually(t, "PodDisruptionBudget "+example.PDBName(guarded.Name)+" controlled by Deployment web", func() error {
+		pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(guarded.Name), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		return controlledBy(pdb.OwnerReferences, guarded)
+	})
+	var saUID types.UID
+	eventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" controlled by Deployment web", func() error {
+		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		saUID = sa.UID
+		return controlledBy(sa.OwnerReferences, guarded)
+	})
+	t.Logf("children of web created in %v", time.Since(start).Round(time.Millisecond))
+
+	// A Deployment without the annotation gets nothing.
+	consistently(t, "no children for Deployment plain", func() error {
+		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", example.PDBName(plain.Name), err)
+		}
+		if _, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("ServiceAccount %s: want NotFound, got %v", example.ServiceAccountName(plain.Name), err)
+		}
+		return nil
+	})
+
+	// A deleted child is re-created.
+	start = time.Now()
+	if err := client.CoreV1().ServiceAccounts(ns).Delete(ctx, example.ServiceAccountName(guarded.Name), metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" re-created", func() error {
+		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if sa.UID == saUID {
+			return fmt.Errorf("still the deleted ServiceAccount (UID %s)", saUID)
+		}
+		return controlledBy(sa.OwnerReferences, guarded)
+	})
+	t.Logf("ServiceAccount re-created in %v", time.Since(start).Round(time.Millisecond))
+
+	// Opting out releases the children: the controller deletes them.
+	start = time.Now()
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := client.AppsV1().Deployments(ns).Get(ctx, guarded.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		delete(d.Annotations, example.Annotation)
+		_, err = client.AppsV1().Deployments(ns).Update(ctx, d, metav1.UpdateOptions{})
+		return err
+	}); err != nil {
+		t.Fatalf("removing the annotation: %v", err)
+	}
+	eventually(t, "children of web deleted after the annotation is removed", func() error {
+		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", example.PDBName(guarded.Name), err)
+		}
+		if _, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("ServiceAccount %s: want NotFound, got %v", example.ServiceAccountName(guarded.Name), err)
+		}
+		return nil
+	})
+	t.Logf("children of web deleted in %v", time.Since(start).Round(time.Millisecond))
+
+	// Cancelling the context stops Run cleanly.
+	start = time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run returned %v after cancellation, want nil", err)
+		}
+		done <- nil // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10s of cancellation")
+	}
+	t.Logf("Run returned %v after cancellation", time.Since(start).Round(time.Millisecond))
+}
+
+// deployment is a valid Deployment; envtest runs no controllers, so no Pods
+// are ever made from it.
+func deployment(ns, name string, annotations map[string]string) *appsv1.Deployment {
+	labels := map[string]string{"app": name}
+	replicas := int32(2)
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: annotations},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					Containers: []corev1.Container{{Name: "app", Image: "registry.k8s.io/pause:3.10"}},
+				},
+			},
+		},
+	}
+}
+
+// controlledBy reports whether refs hold exactly one controller reference,
+// and it names d and blocks its deletion.
+func controlledBy(refs []metav1.OwnerReference, d *appsv1.Deployment) error {
+	var controllers []metav1.OwnerReference
+	for _, r := range refs {
+		if r.Controller != nil && *r.Controller {
+			controllers = append(controllers, r)
+		}
+	}
+	if len(controllers) != 1 {
+		return fmt.Errorf("want exactly one controller owner reference, have %d in %+v", len(controllers), refs)
+	}
+	r := controllers[0]
+	switch {
+	case r.APIVersion != "apps/v1" || r.Kind != "Deployment" || r.Name != d.Name:
+		return fmt.Errorf("controller reference names %s %s %q, want apps/v1 Deployment %q", r.APIVersion, r.Kind, r.Name, d.Name)
+	case r.UID != d.UID:
+		return fmt.Errorf("controller reference has UID %s, want the Deployment's %s", r.UID, d.UID)
+	case r.BlockOwnerDeletion == nil || !*r.BlockOwnerDeletion:
+		return errors.New("controller reference does not set BlockOwnerDeletion")
+	}
+	return nil
+}
+
+// eventually polls check until it returns nil, failing the test with the last
+// error after convergeTimeout.
+func eventually(t *testing.T, what string, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(convergeTimeout)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v: %v", what, convergeTimeout, err)
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+// consistently polls check for stayAbsent, failing the test on the first error.
+func consistently(t *testing.T, what string, check func() error) {
+	t.Helper()
+	for deadline := time.Now().Add(stayAbsent); time.Now().Before(deadline); time.Sleep(pollInterval) {
+		if err := check(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}
