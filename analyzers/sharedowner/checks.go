@@ -22,6 +22,9 @@ func (c *checker) check(s setting) {
 	childScope := kube.ScopeOf(s.child.typ, pass.Fset)
 	child, owner := kind(s.child.typ), kind(ownerType)
 
+	if s.owner == nil && s.call == nil {
+		return // a reference of constants, no owner in sight: fixture data
+	}
 	if s.discarded {
 		c.report(s.call, "the error of %s is dropped: it is how controller-runtime reports that the %s is already controlled by another owner (a shared object) or that the reference is invalid, and the object is then written without it",
 			calleeName(pass, s.call), child)

@@ -95,6 +95,9 @@
 //   - namespaced children of cluster-scoped owners (allowed);
 //   - owners and children of unknown scope (interfaces, unstructured objects,
 //     custom types without kubebuilder markers);
+//   - owner references that name no owner variable (an OwnerReference
+//     literal of constants), and everything in _test.go files: that is test
+//     data, not a controller creating children;
 //   - adoption through a controller-ref manager or after checking
 //     metav1.GetControllerOf / IsControlledBy, and controller-runtime's
 //     SetControllerReference with its error checked (it refuses an object

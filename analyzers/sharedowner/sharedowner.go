@@ -3,6 +3,7 @@ package sharedowner
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -41,6 +42,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if strings.HasSuffix(pass.Fset.Position(cur.Node().Pos()).Filename, "_test.go") {
+			continue // objects built in tests are test data, not children
+		}
 		var body *ast.BlockStmt
 		switch fn := cur.Node().(type) {
 		case *ast.FuncDecl:

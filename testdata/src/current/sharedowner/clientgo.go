@@ -160,3 +160,14 @@ func (c *Controller) adoptThroughManager(d *appsv1.Deployment, m *ConfigMapContr
 	cm.OwnerReferences = append(cm.OwnerReferences, *metav1.NewControllerRef(d, deploymentKind))
 	return nil
 }
+
+// constantRef builds a reference of constants, no owner variable in sight,
+// as fixtures do: silent.
+func constantRef() *corev1.Secret {
+	yes := true
+	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{
+		Name:            "fixture",
+		Namespace:       "default",
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "1", Controller: &yes}},
+	}}
+}
