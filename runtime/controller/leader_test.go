@@ -1,0 +1,63 @@
+package controller_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+
+	"github.com/ctrllint/ctrllint/runtime/controller"
+)
+
+// TestLeaderElection: with a Lease lock on a fake clientset, the replica
+// that wins the lease processes keys, the other does not, and both return
+// cleanly when cancelled.
+func TestLeaderElection(t *testing.T) {
+	client := fake.NewClientset()
+	lock := func(id string) resourcelock.Interface {
+		return &resourcelock.LeaseLock{
+			LeaseMeta:  metav1.ObjectMeta{Namespace: "kube-system", Name: "guard"},
+			Client:     client.CoordinationV1(),
+			LockConfig: resourcelock.ResourceLockConfig{Identity: id},
+		}
+	}
+	le := func(id string) controller.LeaderElection {
+		return controller.LeaderElection{Lock: lock(id), LeaseDuration: 2 * time.Second, RenewDeadline: time.Second, RetryPeriod: 100 * time.Millisecond}
+	}
+	processed := make(chan string, 10)
+	newReplica := func(id string) *controller.Controller[string] {
+		c, err := controller.New("leader", func(_ context.Context, key string) error {
+			processed <- id
+			return nil
+		}, synced, controller.WithLeaderElection[string](le(id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a := newReplica("a")
+	stopA := start(t, a, 1)
+	a.Enqueue("k")
+	select {
+	case who := <-processed:
+		if who != "a" {
+			t.Fatalf("processed by %s", who)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the only replica never led")
+	}
+
+	b := newReplica("b")
+	stopB := start(t, b, 1)
+	b.Enqueue("k")
+	select {
+	case who := <-processed:
+		t.Fatalf("replica %s processed a key while a held the lease", who)
+	case <-time.After(500 * time.Millisecond):
+	}
+	stopB()
+	stopA()
+}
