@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/tools/leaderelection"
@@ -40,8 +41,13 @@ func (c *Controller[K]) runLeading(ctx context.Context, workers int) error {
 	if le.RetryPeriod == 0 {
 		le.RetryPeriod = 2 * time.Second
 	}
+	// OnStartedLeading runs in a goroutine of the elector's, and Run of the
+	// elector does not wait for it: the workers' end is awaited here.
 	var runErr error
-	led := false
+	var mu sync.Mutex            // orders the callback against giving up
+	stopped := false             // set when Run gave up before leading
+	led := make(chan struct{})   // closed when leadership was acquired
+	ended := make(chan struct{}) // closed when the workers are gone
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 		Lock:            le.Lock,
 		LeaseDuration:   le.LeaseDuration,
@@ -51,7 +57,14 @@ func (c *Controller[K]) runLeading(ctx context.Context, workers int) error {
 		Name:            c.name,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(leading context.Context) {
-				led = true
+				mu.Lock()
+				if stopped {
+					mu.Unlock()
+					return // Run has already returned
+				}
+				close(led)
+				mu.Unlock()
+				defer close(ended)
 				runErr = c.run(leading, workers)
 			},
 			OnStoppedLeading: func() {},
@@ -61,13 +74,21 @@ func (c *Controller[K]) runLeading(ctx context.Context, workers int) error {
 		return err
 	}
 	elector.Run(ctx) // returns when ctx is done or leadership is lost
-	if !led {
+	mu.Lock()
+	select {
+	case <-led:
+		mu.Unlock()
+		<-ended
+	default:
+		stopped = true
+		mu.Unlock()
 		c.queue.ShutDown() // never led: release the queue's goroutines
+		return nil
 	}
 	if runErr != nil {
 		return runErr
 	}
-	if led && ctx.Err() == nil {
+	if ctx.Err() == nil {
 		return ErrLeadershipLost
 	}
 	return nil

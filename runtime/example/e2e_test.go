@@ -31,15 +31,15 @@ import (
 
 const (
 	// How long the controller gets to converge after a change.
-	convergeTimeout = 30 * time.Second
+	e2eConvergeTimeout = 30 * time.Second
 	// How long an absence must last to count as "never created".
-	stayAbsent   = 3 * time.Second
-	pollInterval = 100 * time.Millisecond
+	e2eStayAbsent   = 3 * time.Second
+	e2ePollInterval = 100 * time.Millisecond
 )
 
-// startControlPlane starts kube-apiserver and etcd on 127.0.0.1 and stops them
+// e2eControlPlane starts kube-apiserver and etcd on 127.0.0.1 and stops them
 // (apiserver first) when the test ends.
-func startControlPlane(t *testing.T) *rest.Config {
+func e2eControlPlane(t *testing.T) *rest.Config {
 	t.Helper()
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		t.Fatal("KUBEBUILDER_ASSETS is not set: it must name the directory holding kube-apiserver and etcd; " +
@@ -69,7 +69,7 @@ func startControlPlane(t *testing.T) *rest.Config {
 }
 
 func TestGuardControllerE2E(t *testing.T) {
-	cfg := startControlPlane(t)
+	cfg := e2eControlPlane(t)
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -101,12 +101,12 @@ func TestGuardControllerE2E(t *testing.T) {
 
 	// The plain Deployment first, so the controller has seen it by the time
 	// the guarded one's children exist.
-	plain, err := client.AppsV1().Deployments(ns).Create(ctx, deployment(ns, "plain", nil), metav1.CreateOptions{})
+	plain, err := client.AppsV1().Deployments(ns).Create(ctx, e2eDeployment(ns, "plain", nil), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	guarded, err := client.AppsV1().Deployments(ns).Create(ctx,
-		deployment(ns, "web", map[string]string{example.Annotation: "true"}), metav1.CreateOptions{})
+		e2eDeployment(ns, "web", map[string]string{example.Annotation: "true"}), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,26 +114,26 @@ func TestGuardControllerE2E(t *testing.T) {
 	// An opted-in Deployment gets a PodDisruptionBudget and a ServiceAccount,
 	// both controlled by it.
 	start := time.Now()
-	eventually(t, "PodDisruptionBudget "+example.PDBName(guarded.Name)+" controlled by Deployment web", func() error {
+	e2eEventually(t, "PodDisruptionBudget "+example.PDBName(guarded.Name)+" controlled by Deployment web", func() error {
 		pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(guarded.Name), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		return controlledBy(pdb.OwnerReferences, guarded)
+		return e2eControlledBy(pdb.OwnerReferences, guarded)
 	})
 	var saUID types.UID
-	eventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" controlled by Deployment web", func() error {
+	e2eEventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" controlled by Deployment web", func() error {
 		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
 		saUID = sa.UID
-		return controlledBy(sa.OwnerReferences, guarded)
+		return e2eControlledBy(sa.OwnerReferences, guarded)
 	})
 	t.Logf("children of web created in %v", time.Since(start).Round(time.Millisecond))
 
 	// A Deployment without the annotation gets nothing.
-	consistently(t, "no children for Deployment plain", func() error {
+	e2eConsistently(t, "no children for Deployment plain", func() error {
 		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", example.PDBName(plain.Name), err)
 		}
@@ -148,7 +148,7 @@ func TestGuardControllerE2E(t *testing.T) {
 	if err := client.CoreV1().ServiceAccounts(ns).Delete(ctx, example.ServiceAccountName(guarded.Name), metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" re-created", func() error {
+	e2eEventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" re-created", func() error {
 		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func TestGuardControllerE2E(t *testing.T) {
 		if sa.UID == saUID {
 			return fmt.Errorf("still the deleted ServiceAccount (UID %s)", saUID)
 		}
-		return controlledBy(sa.OwnerReferences, guarded)
+		return e2eControlledBy(sa.OwnerReferences, guarded)
 	})
 	t.Logf("ServiceAccount re-created in %v", time.Since(start).Round(time.Millisecond))
 
@@ -173,7 +173,7 @@ func TestGuardControllerE2E(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("removing the annotation: %v", err)
 	}
-	eventually(t, "children of web deleted after the annotation is removed", func() error {
+	e2eEventually(t, "children of web deleted after the annotation is removed", func() error {
 		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", example.PDBName(guarded.Name), err)
 		}
@@ -199,9 +199,9 @@ func TestGuardControllerE2E(t *testing.T) {
 	t.Logf("Run returned %v after cancellation", time.Since(start).Round(time.Millisecond))
 }
 
-// deployment is a valid Deployment; envtest runs no controllers, so no Pods
+// e2eDeployment is a valid Deployment; envtest runs no controllers, so no Pods
 // are ever made from it.
-func deployment(ns, name string, annotations map[string]string) *appsv1.Deployment {
+func e2eDeployment(ns, name string, annotations map[string]string) *appsv1.Deployment {
 	labels := map[string]string{"app": name}
 	replicas := int32(2)
 	return &appsv1.Deployment{
@@ -219,9 +219,9 @@ func deployment(ns, name string, annotations map[string]string) *appsv1.Deployme
 	}
 }
 
-// controlledBy reports whether refs hold exactly one controller reference,
+// e2eControlledBy reports whether refs hold exactly one controller reference,
 // and it names d and blocks its deletion.
-func controlledBy(refs []metav1.OwnerReference, d *appsv1.Deployment) error {
+func e2eControlledBy(refs []metav1.OwnerReference, d *appsv1.Deployment) error {
 	var controllers []metav1.OwnerReference
 	for _, r := range refs {
 		if r.Controller != nil && *r.Controller {
@@ -243,27 +243,27 @@ func controlledBy(refs []metav1.OwnerReference, d *appsv1.Deployment) error {
 	return nil
 }
 
-// eventually polls check until it returns nil, failing the test with the last
-// error after convergeTimeout.
-func eventually(t *testing.T, what string, check func() error) {
+// e2eEventually polls check until it returns nil, failing the test with the last
+// error after e2eConvergeTimeout.
+func e2eEventually(t *testing.T, what string, check func() error) {
 	t.Helper()
-	deadline := time.Now().Add(convergeTimeout)
+	deadline := time.Now().Add(e2eConvergeTimeout)
 	for {
 		err := check()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v: %v", what, convergeTimeout, err)
+			t.Fatalf("%s: not within %v: %v", what, e2eConvergeTimeout, err)
 		}
-		time.Sleep(pollInterval)
+		time.Sleep(e2ePollInterval)
 	}
 }
 
-// consistently polls check for stayAbsent, failing the test on the first error.
-func consistently(t *testing.T, what string, check func() error) {
+// e2eConsistently polls check for e2eStayAbsent, failing the test on the first error.
+func e2eConsistently(t *testing.T, what string, check func() error) {
 	t.Helper()
-	for deadline := time.Now().Add(stayAbsent); time.Now().Before(deadline); time.Sleep(pollInterval) {
+	for deadline := time.Now().Add(e2eStayAbsent); time.Now().Before(deadline); time.Sleep(e2ePollInterval) {
 		if err := check(); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}

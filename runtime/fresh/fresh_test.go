@@ -29,9 +29,15 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 	cms := client.CoreV1().ConfigMaps("ns")
 	reads := 0
 	err := fresh.Update(context.Background(),
-		func(ctx context.Context) (*corev1.ConfigMap, error) { reads++; return cms.Get(ctx, "cm", metav1.GetOptions{}) },
+		func(ctx context.Context) (*corev1.ConfigMap, error) {
+			reads++
+			return cms.Get(ctx, "cm", metav1.GetOptions{})
+		},
 		func(cm *corev1.ConfigMap) (bool, error) { cm.Data = map[string]string{"k": "v"}; return true, nil },
-		func(ctx context.Context, cm *corev1.ConfigMap) error { _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); return err })
+		func(ctx context.Context, cm *corev1.ConfigMap) error {
+			_, err := cms.Update(ctx, cm, metav1.UpdateOptions{})
+			return err
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
