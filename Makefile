@@ -33,12 +33,18 @@ vet:
 # cached pass.
 unit: testdata
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./runtime/...
 
 # Dogfood: ctrllint on its own repository reports nothing.
 lint: build
 	./$(BIN) ./...
 
-test: vet unit lint example e2e-if-possible
+# Integrations (golangci-lint plugin, editor server, ...) live in make/*.mk
+# and add their checks to TEST_EXTRA.
+TEST_EXTRA :=
+-include make/*.mk
+
+test: vet unit lint example e2e-if-possible $(TEST_EXTRA)
 
 # End-to-end tests: the runtime's example controller against a real
 # kube-apiserver and etcd (envtest). hack/e2e-binaries.sh builds both from the
