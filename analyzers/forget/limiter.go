@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // statelessQueue reports whether every rate-limiting queue the package
@@ -16,7 +17,7 @@ import (
 // controller uses a fixed-interval limiter): such a limiter keeps no
 // per-key state, so there is nothing to leak.
 func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
-	field := fieldOf(it.Get.Common().Value)
+	field := ssax.LoadedField(it.Get.Common().Value)
 	if field == nil {
 		return false
 	}
@@ -25,7 +26,7 @@ func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
-				if !ok || fieldOfAddr(st.Addr) != field {
+				if !ok || ssax.FieldOfAddr(st.Addr) != field {
 					continue
 				}
 				call, ok := st.Val.(*ssa.Call)
@@ -40,31 +41,6 @@ func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
 		}
 	}
 	return found
-}
-
-// fieldOf returns the struct field a value was loaded from, or nil.
-func fieldOf(v ssa.Value) *types.Var {
-	load, ok := v.(*ssa.UnOp)
-	if !ok {
-		return nil
-	}
-	return fieldOfAddr(load.X)
-}
-
-func fieldOfAddr(addr ssa.Value) *types.Var {
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := pt.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // isQueueConstructor recognises workqueue.New*RateLimitingQueue*(limiter, ...).

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // caches is what the package keeps in informer caches.
@@ -65,7 +66,7 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 
 func (c *caches) scan(instr ssa.Instruction) {
 	if st, ok := instr.(*ssa.Store); ok {
-		if f := fieldAddr(st.Addr); f != nil && fromAPIReader(st.Val) {
+		if f := ssax.FieldOfAddr(st.Addr); f != nil && fromAPIReader(st.Val) {
 			c.apiReaders[f] = true
 		}
 		return

@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // deliberate reports whether a read is a deliberate fresh read, which real
@@ -91,7 +92,7 @@ func slice(fn *ssa.Function, seeds []ssa.Value) map[ssa.Value]bool {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if st, ok := instr.(*ssa.Store); ok && derived[st.Val] {
-					if root := rootAlloc(st.Addr); root != nil && !derived[root] {
+					if root := ssax.LocalRoot(st.Addr); root != nil && !derived[root] {
 						derived[root] = true
 						changed = true
 					}
@@ -144,20 +145,4 @@ func objectArgIndex(r read) int {
 		return 1
 	}
 	return 2
-}
-
-// rootAlloc returns the local allocation an address points into, or nil.
-func rootAlloc(addr ssa.Value) *ssa.Alloc {
-	for {
-		switch a := addr.(type) {
-		case *ssa.Alloc:
-			return a
-		case *ssa.IndexAddr:
-			addr = a.X
-		case *ssa.FieldAddr:
-			addr = a.X
-		default:
-			return nil
-		}
-	}
 }

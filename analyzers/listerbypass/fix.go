@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -42,8 +43,8 @@ func listerFix(pass *analysis.Pass, fn *ssa.Function, r read, c *caches) *analys
 	if !ok || len(resource.Args) > 1 {
 		return nil
 	}
-	id, ok := ast.Unparen(rootIdent(resSel.X)).(*ast.Ident)
-	if !ok || id.Name != recv {
+	id := ssax.RootIdent(resSel.X)
+	if id == nil || id.Name != recv {
 		return nil // the client is not reached from the receiver
 	}
 	if obj, ok := pass.TypesInfo.Uses[id].(*types.Var); !ok || obj != fn.Params[0].Object() {
@@ -58,21 +59,6 @@ func listerFix(pass *analysis.Pass, fn *ssa.Function, r read, c *caches) *analys
 	return &analysis.SuggestedFix{
 		Message:   "Read through " + lister + " (objects from a lister are shared: copy before changing them)",
 		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
-	}
-}
-
-// rootIdent is the leftmost identifier of a selector chain such as
-// c.kubeClient.CoreV1().
-func rootIdent(e ast.Expr) ast.Expr {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.CallExpr:
-			e = x.Fun
-		default:
-			return x
-		}
 	}
 }
 

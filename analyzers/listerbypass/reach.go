@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // processing returns the functions of the package that run on a
@@ -48,7 +49,7 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool 
 				}
 				common := call.Common()
 				add(localFunc(pkg, common.Value))
-				if f := loadedField(common.Value); f != nil {
+				if f := ssax.LoadedField(common.Value); f != nil {
 					for _, target := range fieldFuncs[f] {
 						add(target)
 					}
@@ -65,26 +66,6 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool 
 	return reached
 }
 
-// localFunc resolves a function value of the package: a function, a
-// closure, or a bound method value.
-func localFunc(pkg *ssa.Package, v ssa.Value) *ssa.Function {
-	switch v := v.(type) {
-	case *ssa.Function:
-		if v.Synthetic != "" {
-			if m, ok := v.Object().(*types.Func); ok {
-				return pkg.Prog.FuncValue(m)
-			}
-			return nil
-		}
-		return v
-	case *ssa.MakeClosure:
-		return localFunc(pkg, v.Fn)
-	case *ssa.ChangeType:
-		return localFunc(pkg, v.X)
-	}
-	return nil
-}
-
 // storedFuncs maps each func-typed struct field to the package functions
 // stored in it anywhere in the package.
 func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]*ssa.Function {
@@ -96,7 +77,7 @@ func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]*ssa.
 				if !ok {
 					continue
 				}
-				if f := fieldAddr(st.Addr); f != nil {
+				if f := ssax.FieldOfAddr(st.Addr); f != nil {
 					if target := localFunc(pkg, st.Val); target != nil {
 						m[f] = append(m[f], target)
 					}
@@ -105,30 +86,6 @@ func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]*ssa.
 		}
 	}
 	return m
-}
-
-// loadedField returns the struct field v was loaded from, or nil.
-func loadedField(v ssa.Value) *types.Var {
-	if load, ok := v.(*ssa.UnOp); ok {
-		return fieldAddr(load.X)
-	}
-	return nil
-}
-
-func fieldAddr(addr ssa.Value) *types.Var {
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := pt.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // calleeObj is the function or method a call names, library or not.
@@ -140,4 +97,10 @@ func calleeObj(common *ssa.CallCommon) types.Object {
 		return fn.Object()
 	}
 	return nil
+}
+
+// localFunc is the package function a function value runs, or nil.
+func localFunc(pkg *ssa.Package, v ssa.Value) *ssa.Function {
+	fn, _ := ssax.Func(pkg, v)
+	return fn
 }

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // readKind says through which client a read goes to the API server.
@@ -53,7 +54,7 @@ func readOf(instr ssa.Instruction, c *caches) (read, bool) {
 			return read{call: call, kind: dynamicRead, method: method, key: k}, true
 		}
 	case kube.IsCRReader(t):
-		if !fromAPIReader(recv) && !c.apiReaders[loadedField(recv)] {
+		if !fromAPIReader(recv) && !c.apiReaders[ssax.LoadedField(recv)] {
 			return read{}, false // the manager's cached client
 		}
 		i := 2 // Get(ctx, key, obj)

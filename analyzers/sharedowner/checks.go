@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // check reports what is wrong with one owner reference.
@@ -62,16 +63,15 @@ func (c *checker) foreignNamespace(ns ast.Expr, owner ast.Expr) string {
 		}
 		return "the fixed namespace " + tv.Value.ExactString()
 	}
-	root := selectorRoot(ns)
-	id, ok := root.(*ast.Ident)
-	if !ok || id == ns {
+	id := ssax.RootIdent(ns)
+	if id == nil || id == ns {
 		return "" // a plain variable: where it came from is unknown
 	}
 	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || !kube.IsObjectType(v.Type()) {
 		return "" // req.Namespace and friends: not another object
 	}
-	if oid, ok := selectorRoot(owner).(*ast.Ident); ok && c.pass.TypesInfo.Uses[oid] == v {
+	if oid := ssax.RootIdent(owner); oid != nil && c.pass.TypesInfo.Uses[oid] == v {
 		return "" // the owner's own namespace
 	}
 	return "the namespace of " + id.Name

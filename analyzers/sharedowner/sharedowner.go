@@ -12,6 +12,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 const name = "sharedowner"
@@ -183,7 +184,7 @@ func (c *checker) refsOwner(e ast.Expr) (owner ast.Expr, controller bool) {
 				case key.Name == "Controller":
 					controller = true
 				case key.Name == "Name" || key.Name == "UID":
-					if root := selectorRoot(kv.Value); root != nil && owner == nil {
+					if root := ssax.RootIdent(kv.Value); root != nil && owner == nil {
 						owner = root
 					}
 				}
@@ -193,26 +194,6 @@ func (c *checker) refsOwner(e ast.Expr) (owner ast.Expr, controller bool) {
 		return true
 	})
 	return owner, controller
-}
-
-// selectorRoot returns x for x.Name, x.GetName(), x.ObjectMeta.UID, &x, *x.
-func selectorRoot(e ast.Expr) ast.Expr {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.CallExpr:
-			e = x.Fun
-		case *ast.UnaryExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.Ident:
-			return x
-		default:
-			return nil
-		}
-	}
 }
 
 // claimChecks reports whether a function body checks who controls an

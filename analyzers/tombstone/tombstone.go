@@ -13,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 const name = "tombstone"
@@ -132,26 +133,7 @@ func (c *checker) localCallee(common *ssa.CallCommon) (*ssa.Function, int) {
 	if common.IsInvoke() {
 		return nil, 0 // interface method: the implementation is unknown
 	}
-	fn := common.StaticCallee()
-	if fn == nil {
-		return nil, 0
-	}
-	offset := 0
-	if fn.Synthetic != "" {
-		m, ok := fn.Object().(*types.Func)
-		if !ok {
-			return nil, 0
-		}
-		fn = c.prog.FuncValue(m)
-		if fn == nil {
-			return nil, 0
-		}
-		offset = 1 // bound method wrapper: the receiver is a free variable
-	}
-	if fn.Pkg != c.pkg || fn.Blocks == nil {
-		return nil, 0 // library code, or no body
-	}
-	return fn, offset
+	return ssax.Func(c.pkg, common.Value) // nil for library code
 }
 
 // calleeFunc is the *types.Func a call statically invokes, library or not.

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // An Item is one key taken from a workqueue with Get().
@@ -60,7 +61,6 @@ func (l Leak) Pos() token.Pos {
 // Analysis holds the memoised summaries of one package.
 type Analysis struct {
 	pkg     *ssa.Package
-	prog    *ssa.Program
 	touches map[summaryKey]int // 0 unknown, 1 in progress, 2 no, 3 yes
 }
 
@@ -78,7 +78,7 @@ type summaryKey struct {
 
 // New prepares an analysis of pkg.
 func New(pkg *ssa.Package) *Analysis {
-	return &Analysis{pkg: pkg, prog: pkg.Prog, touches: make(map[summaryKey]int)}
+	return &Analysis{pkg: pkg, touches: make(map[summaryKey]int)}
 }
 
 // Gets finds every Get() on a workqueue in funcs.
@@ -190,7 +190,7 @@ func flowOf(seeds []ssa.Value) (keys, holders map[ssa.Value]bool) {
 				}
 				if cell, ok := r.Addr.(*ssa.Alloc); ok && !it.holder {
 					add(cell, false) // a captured variable's cell
-				} else if root := localRoot(r.Addr); root != nil {
+				} else if root := ssax.LocalRoot(r.Addr); root != nil {
 					add(root, true) // a field or element of a local value
 				}
 			case *ssa.UnOp:
@@ -230,22 +230,6 @@ func flowOf(seeds []ssa.Value) (keys, holders map[ssa.Value]bool) {
 		}
 	}
 	return keys, holders
-}
-
-// localRoot returns the local allocation an address points into, or nil.
-func localRoot(addr ssa.Value) *ssa.Alloc {
-	for {
-		switch a := addr.(type) {
-		case *ssa.Alloc:
-			return a
-		case *ssa.IndexAddr:
-			addr = a.X
-		case *ssa.FieldAddr:
-			addr = a.X
-		default:
-			return nil
-		}
-	}
 }
 
 // Leaks returns the unsettled paths from it's Get (past the shutdown check),
@@ -352,23 +336,9 @@ func (a *Analysis) seedsOf(common *ssa.CallCommon, keys map[ssa.Value]bool) []se
 			}
 		}
 	}
-	fn := common.StaticCallee()
+	fn, offset := ssax.Func(a.pkg, common.Value)
 	if fn == nil {
-		return out
-	}
-	offset := 0
-	if fn.Synthetic != "" {
-		m, ok := fn.Object().(*types.Func)
-		if !ok {
-			return out
-		}
-		if fn = a.prog.FuncValue(m); fn == nil {
-			return out
-		}
-		offset = 1 // bound method: the receiver is not an argument
-	}
-	if fn.Pkg != a.pkg || fn.Blocks == nil {
-		return out
+		return out // library code, or a dynamic call
 	}
 	for i, arg := range common.Args {
 		if keys[arg] && i+offset < len(fn.Params) {

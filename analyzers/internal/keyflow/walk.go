@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // A site is where an unsettled path is reported: a return of fn, or, with
@@ -184,7 +185,7 @@ func handsOver(instr ssa.Instruction, f *keyFlow) bool {
 	case *ssa.Store:
 		// Into a local value (a captured variable's cell, the array of a
 		// variadic call such as fmt.Errorf("%v", key)) is not a hand-over.
-		return f.carries(instr.Val) && localRoot(instr.Addr) == nil
+		return f.carries(instr.Val) && ssax.LocalRoot(instr.Addr) == nil
 	case *ssa.Return:
 		for _, r := range instr.Results {
 			if f.carries(r) {

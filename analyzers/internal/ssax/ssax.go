@@ -1,0 +1,103 @@
+// Package ssax holds the small questions about SSA values that several
+// analyzers ask: which local allocation an address points into, which
+// struct field a value was loaded from, which package function a function
+// value denotes, where an expression's selector chain starts.
+package ssax
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// LocalRoot returns the local allocation an address points into (through
+// field and element addresses), or nil.
+func LocalRoot(addr ssa.Value) *ssa.Alloc {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc:
+			return a
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.FieldAddr:
+			addr = a.X
+		default:
+			return nil
+		}
+	}
+}
+
+// FieldOfAddr returns the struct field an address (&x.f) points to, or nil.
+func FieldOfAddr(addr ssa.Value) *types.Var {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := pt.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// LoadedField returns the struct field a value was loaded from (x.f), or nil.
+func LoadedField(v ssa.Value) *types.Var {
+	if load, ok := v.(*ssa.UnOp); ok {
+		return FieldOfAddr(load.X)
+	}
+	return nil
+}
+
+// Func resolves a function value to the function it runs: a function, the
+// function of a closure, or, for a bound method value (x.m), the method
+// itself (offset 1: its receiver is bound, not an argument). Functions of
+// other packages than pkg, and ones without a body, give nil.
+func Func(pkg *ssa.Package, v ssa.Value) (fn *ssa.Function, offset int) {
+	switch v := v.(type) {
+	case *ssa.MakeClosure:
+		return Func(pkg, v.Fn)
+	case *ssa.ChangeType:
+		return Func(pkg, v.X)
+	case *ssa.Function:
+		fn = v
+	default:
+		return nil, 0
+	}
+	if fn.Synthetic != "" {
+		m, ok := fn.Object().(*types.Func)
+		if !ok {
+			return nil, 0
+		}
+		fn, offset = pkg.Prog.FuncValue(m), 1
+	}
+	if fn == nil || fn.Pkg != pkg || fn.Blocks == nil {
+		return nil, 0
+	}
+	return fn, offset
+}
+
+// RootIdent returns the identifier a selector chain starts from: x for
+// x.Name, x.GetName(), x.a.b(), &x and *x; nil when it starts elsewhere.
+func RootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.CallExpr:
+			e = x.Fun
+		case *ast.UnaryExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.Ident:
+			return x
+		default:
+			return nil
+		}
+	}
+}
