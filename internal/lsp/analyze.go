@@ -1,0 +1,343 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
+)
+
+// pkgState is one package (one directory) that has had a file open. Its
+// worker goroutine analyses it; runs of one package never overlap, and
+// opens and saves that arrive during a run or within the debounce period
+// are folded into one more run.
+type pkgState struct {
+	dir  string        // the directory, as the client's URIs name it
+	kick chan struct{} // capacity 1: a run is wanted
+
+	// Guarded by server.mu.
+	results map[string]*fileResult // by file path, from the last run
+
+	// Owned by the worker.
+	published map[string]uri.URI // files last published with diagnostics
+	problem   string             // last problem shown, so it is not repeated on every save
+}
+
+// fileResult is what the last run found in one file.
+type fileResult struct {
+	items []item
+}
+
+// item is one diagnostic and its quick fixes.
+type item struct {
+	diag    protocol.Diagnostic
+	actions []action
+}
+
+// action is a quick fix and the content of the files it edits, as
+// analysed: it is offered only while they still have that content.
+type action struct {
+	action *protocol.CodeAction
+	files  map[string][]byte
+}
+
+// schedule asks for dir's package to be analysed (or, once none of its
+// files is open, for its diagnostics to be cleared).
+func (s *server) schedule(dir string) {
+	s.mu.Lock()
+	if s.shutdown || s.closing {
+		s.mu.Unlock()
+		return
+	}
+	p := s.pkgs[dir]
+	if p == nil {
+		p = &pkgState{dir: dir, kick: make(chan struct{}, 1), published: make(map[string]uri.URI)}
+		s.pkgs[dir] = p
+		s.workers.Add(1)
+		go s.run(p)
+	}
+	s.mu.Unlock()
+	select {
+	case p.kick <- struct{}{}:
+	default: // a run is already pending
+	}
+}
+
+// run is p's worker: it waits for a kick, then for Debounce without
+// another, then analyses, until shutdown.
+func (s *server) run(p *pkgState) {
+	defer s.workers.Done()
+	timer := time.NewTimer(0)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		select {
+		case <-s.work.Done():
+			return
+		case <-p.kick:
+		}
+		timer.Reset(s.opts.Debounce)
+	wait:
+		for {
+			select {
+			case <-s.work.Done():
+				return
+			case <-p.kick:
+				timer.Reset(s.opts.Debounce)
+			case <-timer.C:
+				break wait
+			}
+		}
+		if s.isOpen(p.dir) {
+			s.analyze(p)
+		} else {
+			s.mu.Lock()
+			p.results = nil
+			s.mu.Unlock()
+			s.publish(p, nil)
+		}
+	}
+}
+
+// isOpen reports whether a file in dir is open.
+func (s *server) isOpen(dir string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for path := range s.docs {
+		if filepath.Dir(path) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// analyze loads and analyses p's package and publishes the diagnostics of
+// each of its files.
+func (s *server) analyze(p *pkgState) {
+	start := time.Now()
+	root, err := moduleRoot(p.dir)
+	if err != nil {
+		s.report(p, protocol.MessageTypeError, err.Error())
+		s.publish(p, nil)
+		return
+	}
+	pattern := "."
+	if rel, err := filepath.Rel(root, p.dir); err == nil && rel != "." {
+		pattern = "./" + filepath.ToSlash(rel)
+	}
+	cfg := &driver.Config{
+		Dir:       root,
+		Patterns:  []string{pattern},
+		Tags:      s.opts.Tags,
+		Tests:     s.opts.Tests,
+		Analyzers: s.opts.Analyzers,
+		Env:       s.opts.Env,
+	}
+	pkgs, loadErr := driver.Load(s.work, cfg)
+	if s.work.Err() != nil {
+		return // shutting down
+	}
+	loaded := time.Now()
+	res, runErr := driver.Run(cfg, pkgs)
+	if runErr != nil {
+		res = &driver.Result{}
+	}
+
+	// The package's files, as go list names them (it may have resolved
+	// symbolic links) and as the client does, with their content, which
+	// must still be what was analysed.
+	files := make(map[string]string) // go list's path → the client's
+	sizes := make(map[string]int)
+	for _, pkg := range pkgs {
+		for _, f := range pkg.GoFiles {
+			files[f] = filepath.Join(p.dir, filepath.Base(f))
+		}
+		for _, f := range pkg.Syntax {
+			if tf := pkg.Fset.File(f.FileStart); tf != nil {
+				sizes[tf.Name()] = tf.Size()
+			}
+		}
+	}
+	contents := make(map[string][]byte)
+	for f := range files {
+		b, err := os.ReadFile(f)
+		size, parsed := sizes[f] // cgo files are parsed from elsewhere
+		if err != nil || parsed && len(b) != size {
+			// Changed since it was loaded: a save notification is on its
+			// way, or will be; analyse again rather than publish
+			// diagnostics that no longer fit.
+			s.logf("%s changed during analysis; analysing again", f)
+			s.schedule(p.dir)
+			return
+		}
+		contents[f] = b
+	}
+
+	results := s.convert(res.Findings, files, contents)
+	if typ, problems := problems(loadErr, runErr, res); len(problems) > 0 {
+		s.report(p, typ, fmt.Sprintf("ctrllint could not analyse %s:\n%s", p.dir, strings.Join(problems, "\n")))
+	} else {
+		p.problem = ""
+	}
+	if !s.isOpen(p.dir) {
+		return // closed meanwhile: the kick from didClose clears it
+	}
+	s.mu.Lock()
+	p.results = results
+	s.mu.Unlock()
+	s.publish(p, results)
+	s.logf("ctrllint: %s: %d findings in %d files (load %v, analysis %v)",
+		pattern, len(res.Findings), len(files), loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
+}
+
+// problems lists why a run is incomplete: the package did not load (an
+// error), or an analyzer failed (a warning).
+func problems(loadErr, runErr error, res *driver.Result) (protocol.MessageType, []string) {
+	var out []string
+	var le *driver.LoadError
+	switch {
+	case errors.As(loadErr, &le):
+		for _, p := range le.Problems {
+			out = append(out, p.String())
+		}
+	case loadErr != nil:
+		out = append(out, loadErr.Error())
+	}
+	if runErr != nil {
+		out = append(out, runErr.Error())
+	}
+	if len(out) > 0 {
+		return protocol.MessageTypeError, out
+	}
+	for _, e := range res.Errors {
+		out = append(out, e.Error())
+	}
+	return protocol.MessageTypeWarning, out
+}
+
+// convert turns findings into diagnostics and quick fixes, by the client's
+// file path.
+func (s *server) convert(findings []driver.Finding, files map[string]string, contents map[string][]byte) map[string]*fileResult {
+	mappers := make(map[string]*mapper)
+	targets := func(file string) (target, bool) {
+		content, ok := contents[file]
+		if !ok {
+			return target{}, false
+		}
+		m := mappers[file]
+		if m == nil {
+			m = newMapper(content)
+			mappers[file] = m
+		}
+		return target{uri: s.uriOf(files[file]), mapper: m}, true
+	}
+
+	results := make(map[string]*fileResult)
+	for f := range files {
+		results[files[f]] = &fileResult{}
+	}
+	for _, f := range findings {
+		t, ok := targets(f.Pos.File)
+		if !ok {
+			s.logf("skipping a finding outside the package's files: %s: %s", f.Pos, f.Message)
+			continue
+		}
+		var docURL string
+		if s.opts.DocURL != nil {
+			docURL = s.opts.DocURL(f.Analyzer)
+		}
+		d, err := diagnostic(f, t.mapper, docURL)
+		if err != nil {
+			s.logf("skipping a finding: %s: %v", f.Pos, err)
+			continue
+		}
+		it := item{diag: d}
+		for _, fix := range f.Fixes {
+			ca, err := quickFix(fix, f.Analyzer, d, targets)
+			if err != nil {
+				s.logf("skipping the fix %q of %s: %v", fix.Message, f.Pos, err)
+				continue
+			}
+			edited := make(map[string][]byte)
+			for _, e := range fix.Edits {
+				edited[files[e.Pos.File]] = contents[e.Pos.File]
+			}
+			it.actions = append(it.actions, action{action: ca, files: edited})
+		}
+		fr := results[files[f.Pos.File]]
+		fr.items = append(fr.items, it)
+	}
+	return results
+}
+
+// publish sends the diagnostics of every file in results, and clears
+// those of files published before that are not in results any more.
+func (s *server) publish(p *pkgState, results map[string]*fileResult) {
+	send := func(path string, u uri.URI, diags []protocol.Diagnostic) {
+		err := s.client.PublishDiagnostics(s.work, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
+		if err != nil {
+			s.logf("publishing diagnostics for %s: %v", path, err)
+		}
+	}
+	for path, u := range p.published {
+		if _, ok := results[path]; !ok {
+			send(path, u, []protocol.Diagnostic{})
+			delete(p.published, path)
+		}
+	}
+	for path, fr := range results {
+		u := s.uriOf(path)
+		diags := make([]protocol.Diagnostic, 0, len(fr.items))
+		for _, it := range fr.items {
+			diags = append(diags, it.diag)
+		}
+		send(path, u, diags)
+		if len(diags) > 0 {
+			p.published[path] = u
+		} else {
+			delete(p.published, path)
+		}
+	}
+}
+
+// report shows a problem with p's package, unless it is the one shown
+// last (it would pop up on every save while the package is broken); it is
+// logged every time.
+func (s *server) report(p *pkgState, typ protocol.MessageType, msg string) {
+	if msg == p.problem {
+		s.logf("%s", msg)
+		return
+	}
+	p.problem = msg
+	s.show(typ, "%s", msg)
+}
+
+// uriOf is the URI of the file at path: the client's own, if it has the
+// file open, so that diagnostics land on its document.
+func (s *server) uriOf(path string) uri.URI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[path]; d != nil {
+		return d.uri
+	}
+	return uri.File(path)
+}
+
+// moduleRoot returns the directory of the go.mod governing dir.
+func moduleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("ctrllint: no go.mod in %s or any directory above it: ctrllint analyses packages of modules", dir)
+		}
+	}
+}
