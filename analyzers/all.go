@@ -19,18 +19,20 @@ import (
 // -explain point there.
 const DocBaseURL = "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/"
 
-// entry ties an analyzer to its doc.go, the single source of its documentation.
+// entry ties an analyzer to its doc.go, the single source of its
+// documentation, and, for an analyzer with options, to its constructor.
 type entry struct {
 	analyzer *analysis.Analyzer
 	doc      string
+	fresh    func() *analysis.Analyzer
 }
 
 var entries = []entry{
-	{tombstone.Analyzer, tombstone.DocSource},
-	{forget.Analyzer, forget.DocSource},
-	{queuedone.Analyzer, queuedone.DocSource},
-	{listerbypass.Analyzer, listerbypass.DocSource},
-	{sharedowner.Analyzer, sharedowner.DocSource},
+	{tombstone.Analyzer, tombstone.DocSource, nil},
+	{forget.Analyzer, forget.DocSource, nil},
+	{queuedone.Analyzer, queuedone.DocSource, nil},
+	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
+	{sharedowner.Analyzer, sharedowner.DocSource, nil},
 }
 
 // All returns every ctrllint analyzer, in a stable order.
@@ -38,6 +40,21 @@ func All() []*analysis.Analyzer {
 	out := make([]*analysis.Analyzer, len(entries))
 	for i, e := range entries {
 		out[i] = e.analyzer
+	}
+	return out
+}
+
+// New returns every analyzer like All, except that analyzers with options
+// are fresh instances whose flags are their own: setting them changes
+// nothing for All's analyzers or for other instances. Front ends that
+// configure analyzers per instance (the golangci-lint plugin) use it.
+func New() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(entries))
+	for i, e := range entries {
+		out[i] = e.analyzer
+		if e.fresh != nil {
+			out[i] = e.fresh()
+		}
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -14,95 +13,34 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 )
 
-// fake is shaped like listerbypass: a flag bound to a package variable that
-// the run function reads.
-var (
-	fakeStrict bool
-	fake       = &analysis.Analyzer{
-		Name: "fake",
-		Doc:  "reads its flag",
-		Run: func(*analysis.Pass) (any, error) {
-			return fakeStrict, nil
-		},
-	}
-)
-
-func init() {
-	fake.Flags.BoolVar(&fakeStrict, "strict", false, "a flag read through a package variable")
-}
-
-// Two plugin instances with different options, running passes
-// concurrently, each see their own value; afterwards the variable holds
-// what it held before. Run with -race (make unit does not; go test -race
-// ./plugin does).
+// Two plugin instances with different options each hold their own, and
+// neither touches the analyzers the ctrllint command uses.
 func TestOptionsDoNotLeakBetweenInstances(t *testing.T) {
-	all := []*analysis.Analyzer{fake}
-	strict, err := ParseSettings(map[string]any{"fake": map[string]any{"strict": true}}, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lax, err := ParseSettings(map[string]any{"fake": map[string]any{"strict": false}}, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noOptions, err := ParseSettings(nil, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	instances := map[*analysis.Analyzer]bool{
-		strict.Analyzers(all)[0]:    true,
-		lax.Analyzers(all)[0]:       false,
-		noOptions.Analyzers(all)[0]: false, // the flag's default
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 3*200)
-	for a, want := range instances {
-		if a == fake {
-			t.Fatal("a configured analyzer is the shared one")
+	lbAll := func(p *Plugin) string {
+		for _, a := range p.analyzers {
+			if a.Name == "listerbypass" {
+				return a.Flags.Lookup("all").Value.String()
+			}
 		}
-		for range 200 {
-			wg.Go(func() {
-				got, err := a.Run(&analysis.Pass{})
-				switch {
-				case err != nil:
-					errs <- err
-				case got != want:
-					errs <- fmt.Errorf("a pass of the instance with strict=%v saw strict=%v", want, got)
-				}
-			})
-		}
+		t.Fatal("no listerbypass in the plugin")
+		return ""
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	if fakeStrict {
-		t.Error("the flag variable still holds an instance's value after the passes")
-	}
-}
-
-// The value the variable held before the passes (set by a command line,
-// say) is what it holds after them.
-func TestOptionsRestoreThePreviousValue(t *testing.T) {
-	all := []*analysis.Analyzer{fake}
-	if err := fake.Flags.Set("strict", "true"); err != nil {
-		t.Fatal(err)
-	}
-	defer fake.Flags.Set("strict", "false")
-	s, err := ParseSettings(nil, all)
+	strict, err := New(map[string]any{"listerbypass": map[string]any{"all": true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Analyzers(all)[0].Run(&analysis.Pass{})
+	lax, err := New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != false {
-		t.Error("a pass without options saw the command line's value, not the default")
+	if got := lbAll(strict.(*Plugin)); got != "true" {
+		t.Errorf("the configured instance has all=%s", got)
 	}
-	if !fakeStrict {
-		t.Error("the command line's value was not restored")
+	if got := lbAll(lax.(*Plugin)); got != "false" {
+		t.Errorf("the default instance has all=%s: options leaked between instances", got)
+	}
+	if v := listerbypass.Analyzer.Flags.Lookup("all").Value.String(); v != "false" {
+		t.Errorf("the command's listerbypass has all=%s: options leaked out of the plugin", v)
 	}
 }
 
@@ -116,19 +54,22 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 
 // The real listerbypass, configured through the settings: all=true reports
-// what the fixture expects under -listerbypass.all, the default does not;
-// and listerbypass.Analyzer's own flag is untouched.
+// what the fixture expects under -listerbypass.all, the default does not.
 func TestListerbypassAllFromSettings(t *testing.T) {
 	configured := func(t *testing.T, settings any) *analysis.Analyzer {
 		t.Helper()
-		s, err := ParseSettings(settings, analyzers.All())
+		all := analyzers.New()
+		s, err := ParseSettings(settings, all)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.Enable = []string{"listerbypass"}
-		as := s.Analyzers(analyzers.All())
+		as, err := s.Analyzers(all)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(as) != 1 || as[0] == listerbypass.Analyzer {
-			t.Fatalf("want one configured copy of listerbypass, got %v", names(as))
+			t.Fatalf("want one fresh listerbypass, got %v", names(as))
 		}
 		return as[0]
 	}
@@ -143,7 +84,4 @@ func TestListerbypassAllFromSettings(t *testing.T) {
 			t.Errorf("want exactly the -all expectation unmet, got:\n%s", strings.Join(r.errs, "\n"))
 		}
 	})
-	if v := listerbypass.Analyzer.Flags.Lookup("all").Value.String(); v != "false" {
-		t.Errorf("listerbypass.Analyzer's all flag is %s after the runs", v)
-	}
 }

@@ -46,12 +46,16 @@ var _ register.LinterPlugin = (*Plugin)(nil)
 // configuration (nil when there is no settings block). Invalid settings are
 // an error naming every problem, so golangci-lint stops before linting.
 func New(settings any) (register.LinterPlugin, error) {
-	all := analyzers.All()
+	all := analyzers.New() // fresh instances: this plugin's options are its own
 	s, err := ParseSettings(settings, all)
 	if err != nil {
 		return nil, err
 	}
-	return &Plugin{analyzers: s.Analyzers(all)}, nil
+	as, err := s.Analyzers(all)
+	if err != nil {
+		return nil, err
+	}
+	return &Plugin{analyzers: as}, nil
 }
 
 // BuildAnalyzers returns the enabled analyzers, with their options applied.

@@ -245,10 +245,10 @@ func strictUnmarshal(raw json.RawMessage, v any) error {
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
-// Analyzers returns the analyzers of all that s enables, in all's order.
-// An analyzer with flags is returned as a configured copy (see configure);
-// one without is returned as is.
-func (s Settings) Analyzers(all []*analysis.Analyzer) []*analysis.Analyzer {
+// Analyzers returns the analyzers of all that s enables, in all's order,
+// with their options set. all must be fresh instances (analyzers.New): the
+// options are set on them.
+func (s Settings) Analyzers(all []*analysis.Analyzer) ([]*analysis.Analyzer, error) {
 	var out []*analysis.Analyzer
 	for _, a := range all {
 		switch {
@@ -257,10 +257,11 @@ func (s Settings) Analyzers(all []*analysis.Analyzer) []*analysis.Analyzer {
 		case slices.Contains(s.Disable, a.Name):
 			continue
 		}
-		if len(flagNames(a)) > 0 {
-			a = configure(a, s.Options[a.Name])
+		a, err := configure(a, s.Options[a.Name])
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, a)
 	}
-	return out
+	return out, nil
 }

@@ -17,23 +17,27 @@ const name = "listerbypass"
 
 // Analyzer reports API reads in a controller's processing path for
 // resources the controller already caches.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/listerbypass.md",
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
-	Run:      directive.Honour(name, run),
+var Analyzer = New()
+
+// New returns a fresh listerbypass analyzer whose -all flag is its own, so
+// differently configured instances (golangci-lint plugin instances, say)
+// never share a setting.
+func New() *analysis.Analyzer {
+	// all widens the analyzer to every clientset read in a processing path,
+	// cached or not: for controllers that are meant to read only from caches.
+	var all bool
+	a := &analysis.Analyzer{
+		Name:     name,
+		Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
+		URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/listerbypass.md",
+		Requires: []*analysis.Analyzer{buildssa.Analyzer},
+		Run:      directive.Honour(name, func(pass *analysis.Pass) (any, error) { return run(pass, all) }),
+	}
+	a.Flags.BoolVar(&all, "all", false, "also report reads of resources the controller does not cache")
+	return a
 }
 
-// all widens the analyzer to every clientset read in a processing path,
-// cached or not: for controllers that are meant to read only from caches.
-var all bool
-
-func init() {
-	Analyzer.Flags.BoolVar(&all, "all", false, "also report reads of resources the controller does not cache")
-}
-
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, all bool) (any, error) {
 	if kube.LookupPackage(pass.Pkg, "k8s.io/apimachinery/pkg/apis/meta/v1") == nil {
 		return nil, nil // no Kubernetes API in sight
 	}
