@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/ctrllint
 FIXTURES := $(wildcard testdata/src/*/go.mod)
 
-.PHONY: all build example test testdata vet unit lint docs bench clean \
+.PHONY: all build example test testdata vet unit lint docs bench clean fuzz \
 	e2e e2e-binaries e2e-if-possible e2e-smoke
 
 all: build
@@ -80,6 +80,15 @@ e2e-if-possible:
 
 docs:
 	$(GO) test ./analyzers -run TestDocsUpToDate -update
+
+# Fuzz what takes arbitrary input: suppression directives, doc.go parsing,
+# the golangci-lint plugin's settings. The seeds run in `make test` as
+# ordinary tests; this runs the fuzzers (FUZZTIME each).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./analyzers/internal/directive
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./analyzers/internal/manual
+	$(GO) test -run '^$$' -fuzz FuzzParseSettings -fuzztime $(FUZZTIME) ./plugin
 
 bench: testdata
 	$(GO) test -run '^$$' -bench . -benchmem ./...
