@@ -2,7 +2,6 @@ package forget
 
 import (
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -30,7 +29,7 @@ func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
 					continue
 				}
 				call, ok := st.Val.(*ssa.Call)
-				if !ok || !isQueueConstructor(call) || len(call.Call.Args) == 0 {
+				if !ok || !kube.IsRateLimitingQueueConstructor(ssax.Callee(call.Common())) || len(call.Call.Args) == 0 {
 					return false // set from somewhere we cannot follow
 				}
 				if !statelessLimiter(call.Call.Args[0], 0) {
@@ -41,19 +40,6 @@ func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
 		}
 	}
 	return found
-}
-
-// isQueueConstructor recognises workqueue.New*RateLimitingQueue*(limiter, ...).
-func isQueueConstructor(call *ssa.Call) bool {
-	fn := call.Call.StaticCallee()
-	if fn == nil {
-		return false
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != kube.WorkqueuePkg {
-		return false
-	}
-	return strings.HasPrefix(obj.Name(), "New") && strings.Contains(obj.Name(), "RateLimitingQueue")
 }
 
 // statelessLimiter reports whether v, a rate limiter, is a value of a

@@ -81,7 +81,7 @@ func (c *caches) scan(instr ssa.Instruction) {
 		}
 	}
 	common := call.Common()
-	fn, _ := calleeObj(common).(*types.Func)
+	fn := ssax.Callee(common)
 	if fn == nil {
 		return
 	}
@@ -115,8 +115,7 @@ func fromAPIReader(v ssa.Value) bool {
 		case *ssa.Extract:
 			v = x.Tuple
 		case *ssa.Call:
-			fn, _ := calleeObj(x.Common()).(*types.Func)
-			return kube.IsAPIReaderSource(fn)
+			return kube.IsAPIReaderSource(ssax.Callee(x.Common()))
 		default:
 			return false
 		}

@@ -54,7 +54,7 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool 
 						add(target)
 					}
 				}
-				if callee, ok := calleeObj(common).(*types.Func); ok && kube.IsFreshReadFunc(callee) {
+				if kube.IsFreshReadFunc(ssax.Callee(common)) {
 					continue // its closure is a sanctioned fresh read
 				}
 				for _, arg := range common.Args {
@@ -86,17 +86,6 @@ func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]*ssa.
 		}
 	}
 	return m
-}
-
-// calleeObj is the function or method a call names, library or not.
-func calleeObj(common *ssa.CallCommon) types.Object {
-	if common.IsInvoke() {
-		return common.Method
-	}
-	if fn := common.StaticCallee(); fn != nil {
-		return fn.Object()
-	}
-	return nil
 }
 
 // localFunc is the package function a function value runs, or nil.

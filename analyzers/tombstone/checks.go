@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // checkTombstoneUse reports a use of a value that may be a tombstone.
@@ -39,7 +40,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 		}
 	case ssa.CallInstruction:
 		common := instr.Common()
-		fn := calleeFunc(common)
+		fn := ssax.Callee(common)
 		tf, known := kube.TombstoneFuncOf(fn)
 		if !known || tf.Handles || o.root.dropHarmless {
 			return
@@ -140,7 +141,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 			if !tracked(arg) {
 				continue
 			}
-			if tf, ok := kube.TombstoneFuncOf(calleeFunc(common)); ok {
+			if tf, ok := kube.TombstoneFuncOf(ssax.Callee(common)); ok {
 				if tf.Handles {
 					return true
 				}
@@ -169,7 +170,7 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 		return false
 	}
 	common := instr.(ssa.CallInstruction).Common()
-	if _, known := kube.TombstoneFuncOf(calleeFunc(common)); known {
+	if _, known := kube.TombstoneFuncOf(ssax.Callee(common)); known {
 		return false
 	}
 	if callee, offset := c.localCallee(common); callee != nil {
@@ -232,7 +233,7 @@ func (c *checker) checkNilUse(f *flow, instr ssa.Instruction, st state, o origin
 		}
 	case ssa.CallInstruction:
 		common := instr.Common()
-		fn := calleeFunc(common)
+		fn := ssax.Callee(common)
 		if _, known := kube.TombstoneFuncOf(fn); !known {
 			return
 		}

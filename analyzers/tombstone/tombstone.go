@@ -135,15 +135,3 @@ func (c *checker) localCallee(common *ssa.CallCommon) (*ssa.Function, int) {
 	}
 	return ssax.Func(c.pkg, common.Value) // nil for library code
 }
-
-// calleeFunc is the *types.Func a call statically invokes, library or not.
-func calleeFunc(common *ssa.CallCommon) *types.Func {
-	if common.IsInvoke() {
-		return common.Method
-	}
-	if fn := common.StaticCallee(); fn != nil {
-		f, _ := fn.Object().(*types.Func)
-		return f
-	}
-	return nil
-}

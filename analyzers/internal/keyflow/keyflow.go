@@ -119,24 +119,20 @@ func (a *Analysis) Gets(funcs []*ssa.Function) []*Item {
 // QueueOp recognises a call of a workqueue method and returns the queue, the
 // method name and the arguments without the receiver.
 func QueueOp(common *ssa.CallCommon) (kube.Queue, string, []ssa.Value, bool) {
-	if common.IsInvoke() {
-		q, name, ok := kube.QueueCall(common.Method, common.Value.Type())
-		return q, name, common.Args, ok
-	}
-	callee := common.StaticCallee()
-	if callee == nil || len(common.Args) == 0 {
-		return kube.Queue{}, "", nil, false
-	}
-	fn, _ := callee.Object().(*types.Func)
+	fn := ssax.Callee(common)
 	if fn == nil {
 		return kube.Queue{}, "", nil, false
 	}
+	if common.IsInvoke() {
+		q, name, ok := kube.QueueCall(fn, common.Value.Type())
+		return q, name, common.Args, ok
+	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil {
+	if sig.Recv() == nil || len(common.Args) == 0 {
 		return kube.Queue{}, "", nil, false
 	}
 	q, name, ok := kube.QueueCall(fn, sig.Recv().Type())
-	return q, name, common.Args[1:], ok
+	return q, name, common.Args[1:], ok // the receiver is the first argument
 }
 
 // Equivalent returns the values of seeds' functions that hold the same key:

@@ -135,3 +135,13 @@ func QueueCall(fn *types.Func, recv types.Type) (Queue, string, bool) {
 	}
 	return q, fn.Name(), true
 }
+
+// IsRateLimitingQueueConstructor reports whether fn builds a rate-limiting
+// workqueue from a rate limiter given as its first argument
+// (workqueue.NewTypedRateLimitingQueueWithConfig and friends).
+func IsRateLimitingQueueConstructor(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != WorkqueuePkg {
+		return false
+	}
+	return strings.HasPrefix(fn.Name(), "New") && strings.Contains(fn.Name(), "RateLimitingQueue")
+}

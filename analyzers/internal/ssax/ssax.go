@@ -81,6 +81,20 @@ func Func(pkg *ssa.Package, v ssa.Value) (fn *ssa.Function, offset int) {
 	return fn, offset
 }
 
+// Callee is the function or method a call statically names, in the
+// package or a library (the interface method for an invoke), or nil for a
+// call of a func value.
+func Callee(common *ssa.CallCommon) *types.Func {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if fn := common.StaticCallee(); fn != nil {
+		f, _ := fn.Object().(*types.Func)
+		return f
+	}
+	return nil
+}
+
 // RootIdent returns the identifier a selector chain starts from: x for
 // x.Name, x.GetName(), x.a.b(), &x and *x; nil when it starts elsewhere.
 func RootIdent(e ast.Expr) *ast.Ident {
