@@ -12,6 +12,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
+	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
 
@@ -33,6 +34,7 @@ var entries = []entry{
 	{queuedone.Analyzer, queuedone.DocSource, nil},
 	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
 	{sharedowner.Analyzer, sharedowner.DocSource, nil},
+	{statusupdate.Analyzer, statusupdate.DocSource, nil},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

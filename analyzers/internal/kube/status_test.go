@@ -1,0 +1,205 @@
+package kube_test
+
+import (
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// loadStatusFixture loads the statusupdate fixture of the current module:
+// it declares custom types with and without the status marker and imports
+// client-go, whose typed clients reach every built-in API group.
+func loadStatusFixture(t *testing.T) *packages.Package {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "src", "current"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps | packages.NeedSyntax | packages.NeedTypesInfo,
+		Dir:  dir,
+		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
+	}
+	pkgs, err := packages.Load(cfg, "./statusupdate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("loading statusupdate: %v", pkgs[0].Errors)
+	}
+	return pkgs[0]
+}
+
+// typeIn looks up a named type in a package pkg imports.
+func typeIn(t *testing.T, pkg *packages.Package, path, name string) types.Type {
+	t.Helper()
+	p := kube.LookupPackage(pkg.Types, path)
+	if p == nil {
+		t.Fatalf("%s is not among the fixture's imports", path)
+	}
+	obj, ok := p.Scope().Lookup(name).(*types.TypeName)
+	if !ok {
+		t.Fatalf("no type %s.%s", path, name)
+	}
+	return obj.Type()
+}
+
+func TestStatusOf(t *testing.T) {
+	pkg := loadStatusFixture(t)
+	for _, tc := range []struct {
+		path, name  string
+		subresource bool
+		metaIgnored []string
+		custom      bool
+	}{
+		{"k8s.io/api/apps/v1", "Deployment", true, []string{kube.MetaLabels}, false},
+		{"k8s.io/api/apps/v1", "StatefulSet", true, nil, false},
+		{"k8s.io/api/core/v1", "Pod", true, []string{kube.MetaOwnerReferences}, false},
+		{"k8s.io/api/core/v1", "Node", true, nil, false},
+		{"k8s.io/api/core/v1", "Namespace", true, nil, false},
+		{"k8s.io/api/batch/v1", "Job", true, nil, false},
+		{"k8s.io/api/networking/v1", "Ingress", true, nil, false},
+		{"k8s.io/api/storage/v1", "VolumeAttachment", true, []string{kube.MetaLabels, kube.MetaAnnotations, kube.MetaFinalizers, kube.MetaOwnerReferences}, false},
+		{"k8s.io/api/certificates/v1", "CertificateSigningRequest", true, nil, false},
+		// No StatusREST in the registry.
+		{"k8s.io/api/networking/v1", "NetworkPolicy", false, nil, false},
+		{"k8s.io/api/core/v1", "ConfigMap", false, nil, false},
+		{"k8s.io/api/core/v1", "Endpoints", false, nil, false},
+		{"k8s.io/api/storage/v1", "StorageClass", false, nil, false},
+		// Not objects: a status, a list.
+		{"k8s.io/api/apps/v1", "DeploymentStatus", false, nil, false},
+		{"k8s.io/api/apps/v1", "DeploymentList", false, nil, false},
+		// Apply configurations of the built-in kinds.
+		{"k8s.io/client-go/applyconfigurations/apps/v1", "DeploymentApplyConfiguration", true, []string{kube.MetaLabels}, false},
+		{"k8s.io/client-go/applyconfigurations/apps/v1", "DeploymentStatusApplyConfiguration", false, nil, false},
+		{"k8s.io/client-go/applyconfigurations/core/v1", "ConfigMapApplyConfiguration", false, nil, false},
+		// Custom types: the kubebuilder marker decides (App has it above a
+		// blank line and its doc comment, as kubebuilder scaffolds it).
+		{"example.com/current/statusupdate", "App", true, []string{kube.MetaLabels, kube.MetaAnnotations, kube.MetaFinalizers, kube.MetaOwnerReferences}, true},
+		{"example.com/current/statusupdate", "Gadget", false, nil, false},
+		{"example.com/current/statusupdate", "AppStatus", false, nil, false},
+	} {
+		typ := typeIn(t, pkg, tc.path, tc.name)
+		for _, v := range []types.Type{typ, types.NewPointer(typ)} {
+			got := kube.StatusOf(v, pkg.Fset)
+			if got.Subresource != tc.subresource || got.Custom != tc.custom || !slices.Equal(got.MetaIgnored, tc.metaIgnored) {
+				t.Errorf("StatusOf(%s) = %+v, want subresource %v, meta ignored %v, custom %v", v, got, tc.subresource, tc.metaIgnored, tc.custom)
+			}
+		}
+	}
+	if got := kube.StatusOf(types.Typ[types.Int], pkg.Fset); got.Subresource {
+		t.Errorf("StatusOf(int) = %+v", got)
+	}
+	pod := kube.StatusOf(typeIn(t, pkg, "k8s.io/api/core/v1", "Pod"), pkg.Fset)
+	if !pod.IgnoresMeta(kube.MetaOwnerReferences) || pod.IgnoresMeta(kube.MetaLabels) {
+		t.Errorf("Pod's status update resets owner references only; got %v", pod.MetaIgnored)
+	}
+}
+
+// method returns the method name of type path.name (or of *path.name).
+func method(t *testing.T, pkg *packages.Package, path, name, m string) (*types.Func, types.Type) {
+	t.Helper()
+	recv := typeIn(t, pkg, path, name)
+	obj, _, _ := types.LookupFieldOrMethod(recv, true, nil, m)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		t.Fatalf("%s.%s has no method %s", path, name, m)
+	}
+	return fn, recv
+}
+
+func TestClientWriteOf(t *testing.T) {
+	pkg := loadStatusFixture(t)
+	const (
+		typedCore = "k8s.io/client-go/kubernetes/typed/core/v1"
+		typedCert = "k8s.io/client-go/kubernetes/typed/certificates/v1"
+	)
+	for _, tc := range []struct {
+		path, name, method string
+		kind               kube.WriteKind // 0: not a write
+		object             int
+		apply              bool
+	}{
+		{typedCore, "PodInterface", "Update", kube.MainWrite, 1, false},
+		{typedCore, "PodInterface", "UpdateStatus", kube.StatusWrite, 1, false},
+		{typedCore, "PodInterface", "Patch", kube.MainWrite, -1, false},
+		{typedCore, "PodInterface", "Apply", kube.MainWrite, 1, true},
+		{typedCore, "PodInterface", "ApplyStatus", kube.StatusWrite, 1, true},
+		{typedCore, "PodInterface", "Get", 0, 0, false},
+		{typedCore, "PodInterface", "Create", 0, 0, false},
+		{typedCore, "PodInterface", "UpdateEphemeralContainers", 0, 0, false},
+		{typedCert, "CertificateSigningRequestInterface", "UpdateApproval", kube.StatusWrite, 2, false},
+		{kube.CRClientPkg, "Client", "Update", kube.MainWrite, 1, false},
+		{kube.CRClientPkg, "Client", "Patch", kube.MainWrite, 1, false},
+		{kube.CRClientPkg, "Client", "Apply", kube.MainWrite, 1, true},
+		{kube.CRClientPkg, "Client", "Create", 0, 0, false},
+		{kube.CRClientPkg, "Client", "Get", 0, 0, false},
+		{kube.CRClientPkg, "SubResourceWriter", "Update", kube.SubresourceWrite, 1, false},
+		{kube.CRClientPkg, "SubResourceWriter", "Patch", kube.SubresourceWrite, 1, false},
+		{kube.CRClientPkg, "SubResourceClient", "Update", kube.SubresourceWrite, 1, false},
+	} {
+		fn, recv := method(t, pkg, tc.path, tc.name, tc.method)
+		w, ok := kube.ClientWriteOf(fn, recv)
+		if ok != (tc.kind != 0) || ok && (w.Kind != tc.kind || w.Object != tc.object || w.Apply != tc.apply || w.Method != tc.method) {
+			t.Errorf("ClientWriteOf(%s.%s) = %+v, %v; want kind %d object %d apply %v", tc.name, tc.method, w, ok, tc.kind, tc.object, tc.apply)
+		}
+	}
+	fn, recv := method(t, pkg, typedCore, "PodInterface", "Patch")
+	if w, _ := kube.ClientWriteOf(fn, recv); w.Data != 3 || w.Subresources != 5 || !w.Typed || kube.Kind(w.Served) != "Pod" {
+		t.Errorf("typed Patch: %+v", w)
+	}
+	if fn, _ := method(t, pkg, kube.CRClientPkg, "Client", "Status"); !kube.IsStatusSubresourceClient(fn) || kube.IsSubresourceClient(fn) {
+		t.Errorf("client.Client.Status is not recognised as the status writer")
+	}
+	if fn, _ := method(t, pkg, kube.CRClientPkg, "Client", "SubResource"); !kube.IsSubresourceClient(fn) || kube.IsStatusSubresourceClient(fn) {
+		t.Errorf("client.Client.SubResource is not recognised")
+	}
+}
+
+func TestMetaSetters(t *testing.T) {
+	pkg := loadStatusFixture(t)
+	fnIn := func(path, name string) *types.Func {
+		p := kube.LookupPackage(pkg.Types, path)
+		if p == nil {
+			t.Fatalf("%s is not imported", path)
+		}
+		return p.Scope().Lookup(name).(*types.Func)
+	}
+	for _, tc := range []struct {
+		fn   *types.Func
+		want kube.MetaSetter
+	}{
+		{fnIn(kube.ControllerUtilPkg, "AddFinalizer"), kube.MetaSetter{Field: kube.MetaFinalizers, Arg: 0}},
+		{fnIn(kube.ControllerUtilPkg, "RemoveFinalizer"), kube.MetaSetter{Field: kube.MetaFinalizers, Arg: 0}},
+		{fnIn(kube.ControllerUtilPkg, "SetControllerReference"), kube.MetaSetter{Field: kube.MetaOwnerReferences, Arg: 1}},
+		{fnIn(kube.MetaV1Pkg, "SetMetaDataLabel"), kube.MetaSetter{Field: kube.MetaLabels, Arg: 0}},
+		{fnIn(kube.MetaV1Pkg, "SetMetaDataAnnotation"), kube.MetaSetter{Field: kube.MetaAnnotations, Arg: 0}},
+	} {
+		if got, ok := kube.MetaSetterOf(tc.fn); !ok || got != tc.want {
+			t.Errorf("MetaSetterOf(%s) = %+v, %v; want %+v", tc.fn.Name(), got, ok, tc.want)
+		}
+	}
+	setLabels, _ := method(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "SetLabels")
+	if got, ok := kube.MetaSetterOf(setLabels); !ok || got.Field != kube.MetaLabels {
+		t.Errorf("ObjectMeta.SetLabels: %+v, %v", got, ok)
+	}
+	getLabels, _ := method(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "GetLabels")
+	if _, ok := kube.MetaSetterOf(getLabels); ok {
+		t.Errorf("ObjectMeta.GetLabels is taken for a setter")
+	}
+	if _, ok := kube.MetaSetterOf(fnIn(kube.ControllerUtilPkg, "ContainsFinalizer")); ok {
+		t.Errorf("controllerutil.ContainsFinalizer is taken for a setter")
+	}
+	if !kube.StatusConditionFunc(fnIn(kube.MetaPkg, "SetStatusCondition")) || !kube.StatusConditionFunc(fnIn(kube.MetaPkg, "RemoveStatusCondition")) {
+		t.Errorf("meta.SetStatusCondition and RemoveStatusCondition are not recognised")
+	}
+	if kube.StatusConditionFunc(fnIn(kube.MetaPkg, "FindStatusCondition")) {
+		t.Errorf("meta.FindStatusCondition is taken for a setter")
+	}
+}
