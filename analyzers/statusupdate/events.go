@@ -21,11 +21,11 @@ type event struct {
 	obj   ident
 	typ   types.Type // the object's type when known (a pointer, an apply configuration)
 
-	method string         // the client method of a send ("Update", "Status().Update")
-	direct *send          // the client call itself, when this instruction is it
-	via    *ssa.Function  // the package helper this instruction calls to send it
-	weak   bool           // guessed from a callee's name: only ever excuses
-	defers bool           // run at the function's exit (a defer)
+	method string        // the client method of a send ("Update", "Status().Update")
+	direct *send         // the client call itself, when this instruction is it
+	via    *ssa.Function // the package helper this instruction calls to send it
+	weak   bool          // guessed from a callee's name: only ever excuses
+	defers bool          // run at the function's exit (a defer)
 	instr  ssa.Instruction
 	pos    token.Pos
 }

@@ -2,8 +2,8 @@ package statusupdate
 
 import (
 	"go/constant"
-	"strconv"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -20,7 +20,7 @@ type send struct {
 	apply   bool
 	objects []ident
 	values  []ssa.Value // the values sent (for their types), one per object
-	served  types.Type // the object type the typed client serves, if known
+	served  types.Type  // the object type the typed client serves, if known
 	call    ssa.CallInstruction
 }
 
