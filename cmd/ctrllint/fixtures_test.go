@@ -28,9 +28,9 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./statusupdate"}
 			if mod == "legacy" {
-				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner"}
+				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./statusupdate"}
 			}
 			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
 			if r.code != 1 {
@@ -69,7 +69,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner"} {
+			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "statusupdate"} {
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
 					HelpURI string `json:"helpUri"`
@@ -147,9 +147,10 @@ func TestFixOnFixtures(t *testing.T) {
 		copyFile(t, filepath.Join(src, name), filepath.Join(dir, name))
 	}
 	// Each directory is fixed alone, with only its own analyzer, as its
-	// golden files expect; forget's and listerbypass's fixtures also have
-	// findings -fix cannot fix (a leak on the loop back to Get, a List), so
-	// exit 1 is expected there.
+	// golden files expect; forget's, listerbypass's and statusupdate's
+	// fixtures also have findings -fix cannot fix (a leak on the loop back to
+	// Get, a List, a spec sent with UpdateStatus), so exit 1 is expected
+	// there.
 	for _, tc := range []struct {
 		pkg, analyzer string
 		exit          int
@@ -157,6 +158,7 @@ func TestFixOnFixtures(t *testing.T) {
 		{"tombstonefix", "tombstone", 0},
 		{"forget", "forget", 1},
 		{"listerbypass", "listerbypass", 1},
+		{"statusupdate", "statusupdate", 1},
 	} {
 		goldens, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go.golden"))
 		if len(goldens) == 0 {
