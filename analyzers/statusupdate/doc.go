@@ -41,7 +41,9 @@
 // client's Update, UpdateStatus, Patch (to the "status" subresource or not;
 // the objects the patch bytes are computed from), Apply and ApplyStatus,
 // and controller-runtime's Update, Patch, Status().Update,
-// Status().Patch and SubResource("status"). Package helpers count where
+// Status().Patch and SubResource("status"), and controllerutil's
+// CreateOrUpdate, whose mutate function's status changes are discarded
+// (CreateOrPatch patches the status too). Package helpers count where
 // they are called: setReady(o) stores what it stores, c.updateStatus(o)
 // sends what it sends. It reports:
 //

@@ -26,8 +26,10 @@ type event struct {
 	via    *ssa.Function // the package helper this instruction calls to send it
 	weak   bool          // guessed from a callee's name: only ever excuses
 	defers bool          // run at the function's exit (a defer)
+	sub    int           // order within the instruction: a mutate function's stores (0) precede its write (1)
 	instr  ssa.Instruction
-	pos    token.Pos
+	pos    token.Pos // where the instruction is
+	src    token.Pos // where the store or send is written (in a helper, for effects)
 }
 
 // scanner turns functions into events, using what the package's helpers
@@ -43,7 +45,12 @@ type scanner struct {
 func (sc *scanner) scan(fn *ssa.Function) ([]event, map[ssa.Value]bool) {
 	var evs []event
 	through := make(map[ssa.Value]bool)
-	add := func(e event) { evs = append(evs, e) }
+	add := func(e event) {
+		if !e.src.IsValid() {
+			e.src = e.pos
+		}
+		evs = append(evs, e)
+	}
 	storeAt := func(instr ssa.Instruction, pos token.Pos, acc access) {
 		if !acc.obj.valid() {
 			if acc.root != nil {
@@ -101,6 +108,9 @@ func (sc *scanner) callEvents(call ssa.CallInstruction, storeAt func(ssa.Instruc
 		return out
 	}
 	callee := ssax.Callee(common)
+	if mw, ok := kube.MutateWriteOf(callee); ok && mw.Object < len(common.Args) && mw.Mutate < len(common.Args) {
+		return sc.mutateEvents(call, mw, storeAt)
+	}
 	switch {
 	case kube.StatusConditionFunc(callee) && len(common.Args) > 0:
 		storeAt(call, pos, accessOf(common.Args[0]))
@@ -126,14 +136,44 @@ func (sc *scanner) callEvents(call ssa.CallInstruction, storeAt func(ssa.Instruc
 		}
 		return nil
 	}
-	if targets, offset, bindings := sc.local(common); len(targets) > 0 {
+	if common.IsInvoke() {
+		return guess(call, callee)
+	}
+	if targets, offset, bindings := sc.local(common.Value); len(targets) > 0 {
 		var out []event
 		for _, g := range targets {
-			out = append(out, sc.apply(g, offset, common, bindings, call, storeAt, len(targets) == 1)...)
+			out = append(out, sc.apply(g, offset, common.Args, bindings, call, storeAt, len(targets) == 1)...)
 		}
 		return out
 	}
 	return guess(call, callee)
+}
+
+// mutateEvents returns the events of controllerutil.CreateOrUpdate and
+// CreateOrPatch: the stores of the mutate function (a closure of the
+// package), then the write of the object.
+func (sc *scanner) mutateEvents(call ssa.CallInstruction, mw kube.MutateWrite, storeAt func(ssa.Instruction, token.Pos, access)) []event {
+	common := call.Common()
+	var out []event
+	if targets, offset, bindings := sc.local(common.Args[mw.Mutate]); len(targets) == 1 {
+		for _, e := range sc.apply(targets[0], offset, nil, bindings, call, storeAt, true) {
+			if e.store != noPart {
+				e.pos = e.src // the store in the mutate function, for the message
+				out = append(out, e)
+			}
+		}
+	}
+	obj := common.Args[mw.Object]
+	name := "controllerutil." + ssax.Callee(common).Name()
+	s := &send{kind: mainSend, method: name, verb: name, mutate: true, call: call,
+		objects: []ident{identOf(obj)}, values: []ssa.Value{obj}}
+	e := event{send: mainSend, obj: identOf(obj), typ: objType(obj, nil), method: name, direct: s, instr: call, pos: common.Pos(), sub: 1}
+	out = append(out, e)
+	if mw.Status {
+		e.send = statusSend
+		out = append(out, e)
+	}
+	return out
 }
 
 // applyEvent turns an apply configuration's With* call into a store.
@@ -175,11 +215,10 @@ func objType(v ssa.Value, served types.Type) types.Type {
 // the package, a closure (with the values it captures), or what is stored
 // in a func-typed field. offset is the number of leading parameters the
 // call's arguments do not fill (a bound method value's receiver).
-func (sc *scanner) local(common *ssa.CallCommon) ([]*ssa.Function, int, []ssa.Value) {
-	if common.IsInvoke() {
-		return nil, 0, nil
-	}
-	switch v := common.Value.(type) {
+func (sc *scanner) local(fv ssa.Value) ([]*ssa.Function, int, []ssa.Value) {
+	switch v := fv.(type) {
+	case *ssa.ChangeType:
+		return sc.local(v.X) // a func literal converted to a named func type (MutateFn)
 	case *ssa.Function:
 		if v.Pkg == sc.pkg && v.Blocks != nil {
 			return []*ssa.Function{v}, 0, nil
@@ -211,7 +250,7 @@ func (sc *scanner) local(common *ssa.CallCommon) ([]*ssa.Function, int, []ssa.Va
 // apply re-roots a helper's effects on its parameters at a call site.
 // exact is false when the call may run other functions too (a func-typed
 // field with several candidates): its sends then only excuse.
-func (sc *scanner) apply(g *ssa.Function, offset int, common *ssa.CallCommon, bindings []ssa.Value, call ssa.CallInstruction, storeAt func(ssa.Instruction, token.Pos, access), exact bool) []event {
+func (sc *scanner) apply(g *ssa.Function, offset int, args, bindings []ssa.Value, call ssa.CallInstruction, storeAt func(ssa.Instruction, token.Pos, access), exact bool) []event {
 	s := sc.summaries[g]
 	if s == nil {
 		return nil
@@ -221,8 +260,8 @@ func (sc *scanner) apply(g *ssa.Function, offset int, common *ssa.CallCommon, bi
 		case k < offset:
 			return nil
 		case k < len(g.Params):
-			if i := k - offset; i < len(common.Args) {
-				return common.Args[i]
+			if i := k - offset; i < len(args) {
+				return args[i]
 			}
 			return nil
 		case k-len(g.Params) < len(bindings):
@@ -230,7 +269,7 @@ func (sc *scanner) apply(g *ssa.Function, offset int, common *ssa.CallCommon, bi
 		}
 		return nil
 	}
-	pos := common.Pos()
+	pos := call.Common().Pos()
 	var out []event
 	for _, eff := range s.effects {
 		v := argFor(eff.param)
@@ -243,7 +282,7 @@ func (sc *scanner) apply(g *ssa.Function, offset int, common *ssa.CallCommon, bi
 		if t := objType(v, nil); t != nil {
 			e.typ = t
 		}
-		e.instr, e.pos = call, pos
+		e.instr, e.pos, e.sub = call, pos, 0
 		if e.send != 0 {
 			e.direct = nil
 			if e.via == nil {

@@ -6,16 +6,17 @@ import "golang.org/x/tools/go/ssa"
 type position struct {
 	block *ssa.BasicBlock
 	index int
+	sub   int // order within the instruction (see event.sub)
 }
 
 func positionOf(instr ssa.Instruction) position {
 	b := instr.Block()
 	for i, in := range b.Instrs {
 		if in == instr {
-			return position{b, i}
+			return position{b, i, 0}
 		}
 	}
-	return position{b, -1}
+	return position{b, -1, 0}
 }
 
 // reaches reports whether the instruction at to can run after the one at
@@ -24,7 +25,10 @@ func positionOf(instr ssa.Instruction) position {
 // of a loop). sameOK accepts from == to.
 func reaches(from, to position, kill ssa.Instruction, sameOK bool) bool {
 	if from.block == to.block {
-		if from.index < to.index || sameOK && from.index == to.index {
+		switch {
+		case from.index < to.index, from.index == to.index && from.sub < to.sub:
+			return true
+		case sameOK && from.index == to.index:
 			return true
 		}
 	}

@@ -63,6 +63,7 @@ func (c *checker) check(evs []event) {
 			p = positionOf(e.instr)
 			pos[e.instr] = p
 		}
+		p.sub = e.sub
 		return p
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].pos < evs[j].pos })
@@ -124,8 +125,8 @@ func (c *checker) excused(evs []event, s, u *event, t types.Type, at func(event)
 	}
 	for i := range evs {
 		w := &evs[i]
-		if w.send == 0 || w.instr == u.instr {
-			continue
+		if w.send == 0 || w.instr == u.instr && w.send == u.send {
+			continue // not a send, or the send itself
 		}
 		if w.send != want && !(want == mainSend && w.send == createSend) {
 			continue
@@ -194,6 +195,8 @@ func statusMethod(u event) string {
 	switch {
 	case u.direct == nil:
 		return "a status update (UpdateStatus, Status().Update)"
+	case u.direct.mutate:
+		return "Status().Update after it, or with controllerutil.CreateOrPatch, which patches status too"
 	case u.direct.apply:
 		if u.direct.typed {
 			return "ApplyStatus"

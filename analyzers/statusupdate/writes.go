@@ -18,6 +18,7 @@ type send struct {
 	verb    string // the method called: "Update", "Patch", "Apply", ...
 	typed   bool   // a typed clientset (false: controller-runtime)
 	apply   bool
+	mutate  bool // controllerutil.CreateOrUpdate: the writes of a mutate function
 	objects []ident
 	values  []ssa.Value // the values sent (for their types), one per object
 	served  types.Type  // the object type the typed client serves, if known

@@ -356,3 +356,25 @@ func MetaSetterOf(fn *types.Func) (MetaSetter, bool) {
 	}
 	return MetaSetter{}, false
 }
+
+// MutateWrite describes controller-runtime's controllerutil.CreateOrUpdate
+// and CreateOrPatch: they run a mutate function on an object, then create
+// or write it.
+type MutateWrite struct {
+	Object, Mutate int // argument indices of the object and the MutateFn
+	// Status is true for CreateOrPatch, which also patches the status
+	// subresource; CreateOrUpdate writes the main resource only ("changes
+	// made by MutateFn to any sub-resource (status...), will be discarded").
+	Status bool
+}
+
+// MutateWriteOf recognises controllerutil.CreateOrUpdate and CreateOrPatch.
+func MutateWriteOf(fn *types.Func) (MutateWrite, bool) {
+	switch {
+	case IsFunc(fn, ControllerUtilPkg, "CreateOrUpdate"):
+		return MutateWrite{Object: 2, Mutate: 3}, true
+	case IsFunc(fn, ControllerUtilPkg, "CreateOrPatch"):
+		return MutateWrite{Object: 2, Mutate: 3, Status: true}, true
+	}
+	return MutateWrite{}, false
+}

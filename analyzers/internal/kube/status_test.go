@@ -199,6 +199,15 @@ func TestMetaSetters(t *testing.T) {
 	if !kube.StatusConditionFunc(fnIn(kube.MetaPkg, "SetStatusCondition")) || !kube.StatusConditionFunc(fnIn(kube.MetaPkg, "RemoveStatusCondition")) {
 		t.Errorf("meta.SetStatusCondition and RemoveStatusCondition are not recognised")
 	}
+	if w, ok := kube.MutateWriteOf(fnIn(kube.ControllerUtilPkg, "CreateOrUpdate")); !ok || w != (kube.MutateWrite{Object: 2, Mutate: 3}) {
+		t.Errorf("MutateWriteOf(CreateOrUpdate) = %+v, %v", w, ok)
+	}
+	if w, ok := kube.MutateWriteOf(fnIn(kube.ControllerUtilPkg, "CreateOrPatch")); !ok || !w.Status {
+		t.Errorf("MutateWriteOf(CreateOrPatch) = %+v, %v: it patches status too", w, ok)
+	}
+	if _, ok := kube.MutateWriteOf(fnIn(kube.ControllerUtilPkg, "AddFinalizer")); ok {
+		t.Errorf("AddFinalizer is taken for CreateOrUpdate")
+	}
 	if kube.StatusConditionFunc(fnIn(kube.MetaPkg, "FindStatusCondition")) {
 		t.Errorf("meta.FindStatusCondition is taken for a setter")
 	}

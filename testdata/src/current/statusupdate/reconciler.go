@@ -212,3 +212,37 @@ func (r *AppReconciler) requeue(app *App) ctrl.Result {
 	app.Status.Phase = "Waiting"
 	return ctrl.Result{RequeueAfter: time.Second}
 }
+
+// ensureApp writes the status inside CreateOrUpdate's mutate function,
+// which controller-runtime documents as discarded.
+func (r *AppReconciler) ensureApp(ctx context.Context, name, ns string) error {
+	app := &App{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, app, func() error { // want `App status set at line 222 is sent only with controllerutil.CreateOrUpdate, which ignores status: App has a status subresource, so the change is silently dropped; write status with Status\(\).Update after it, or with controllerutil.CreateOrPatch`
+		app.Spec.Image = "nginx"
+		app.Status.Phase = "Pending"
+		return nil
+	})
+	return err
+}
+
+// ensureAppPatch uses CreateOrPatch, which patches the status too: silent.
+func (r *AppReconciler) ensureAppPatch(ctx context.Context, name, ns string) error {
+	app := &App{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	_, err := controllerutil.CreateOrPatch(ctx, r.Client, app, func() error {
+		app.Spec.Image = "nginx"
+		app.Status.Phase = "Pending"
+		return nil
+	})
+	return err
+}
+
+// ensureDeployment mutates the spec only: silent.
+func (r *AppReconciler) ensureDeployment(ctx context.Context, app *App) error {
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, d, func() error {
+		replicas := app.Spec.Replicas
+		d.Spec.Replicas = &replicas
+		return controllerutil.SetControllerReference(app, d, r.Scheme)
+	})
+	return err
+}
