@@ -117,8 +117,12 @@
 //     references, Deployment labels and all metadata of the newer kinds and
 //     custom resources are reset);
 //   - a store that reaches the send only through the object's definition
-//     (the next iteration of a loop over objects), and clearing the whole
-//     status (o.Status = T{}) before a main write;
+//     (the next iteration of a loop over objects); clearing the whole status
+//     (o.Status = T{}) or restoring another object's (o.Status =
+//     cur.Status) before a main write; a field set only after checking it
+//     is unset (if o.Spec.X == nil { o.Spec.X = &d }): defaulting in memory
+//     to compute with, not a change to write (HPA's scale-down
+//     stabilization window);
 //   - the dynamic client and unstructured objects; stores through
 //     functions of other packages other than the known setters
 //     (cluster-api's conditions.Set, knative's MarkReady); _test.go files,

@@ -68,8 +68,8 @@ func (sc *scanner) scan(fn *ssa.Function) ([]event, map[ssa.Value]bool) {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Store:
-				if isZeroStatus(x) {
-					continue // o.Status = T{}: clearing what is not sent anyway
+				if keepsStatus(x) {
+					continue // o.Status = T{} or = old.Status: no change to lose
 				}
 				pos := x.Pos()
 				if !pos.IsValid() {
@@ -375,16 +375,25 @@ func mayBeObject(t types.Type) bool {
 	return kube.IsObjectType(t)
 }
 
-// isZeroStatus reports whether a store clears a whole status
-// (o.Status = T{}), which code does on purpose before a main-resource
-// write.
-func isZeroStatus(st *ssa.Store) bool {
-	c, ok := st.Val.(*ssa.Const)
-	if !ok || c.Value != nil {
+// keepsStatus reports whether a store sets a whole status to nothing new:
+// clears it (o.Status = T{}), which code does on purpose before a
+// main-resource write, or copies another object's (o.Status = old.Status),
+// which restores the stored one.
+func keepsStatus(st *ssa.Store) bool {
+	acc := accessOf(st.Addr)
+	if len(acc.fields) != 1 || acc.fields[0] != "Status" {
 		return false
 	}
-	acc := accessOf(st.Addr)
-	return len(acc.fields) == 1 && acc.fields[0] == "Status"
+	switch v := st.Val.(type) {
+	case *ssa.Const:
+		return v.Value == nil
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			src := accessOf(v.X)
+			return len(src.fields) == 1 && src.fields[0] == "Status" && src.obj.valid() && src.obj != acc.obj
+		}
+	}
+	return false
 }
 
 // defaulting reports whether a store sets a field only after checking

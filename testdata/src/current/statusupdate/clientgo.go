@@ -133,3 +133,13 @@ func (c *Controller) secret(ctx context.Context, s *corev1.Secret) error {
 	_, err := c.kubeclientset.CoreV1().Secrets(s.Namespace).Update(ctx, s, metav1.UpdateOptions{})
 	return err
 }
+
+// pause restores the stored status on a copy before a spec update: nothing
+// is lost.
+func (c *Controller) pause(ctx context.Context, cur, desired *appsv1.Deployment) error {
+	d := desired.DeepCopy()
+	d.Spec.Paused = true
+	d.Status = cur.Status
+	_, err := c.kubeclientset.AppsV1().Deployments(d.Namespace).Update(ctx, d, metav1.UpdateOptions{})
+	return err
+}
