@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,7 +25,7 @@ type Controller struct {
 func (c *Controller) updateDeploymentStatus(ctx context.Context, d *appsv1.Deployment, available int32) error {
 	dCopy := d.DeepCopy()
 	dCopy.Status.AvailableReplicas = available
-	_, err := c.kubeclientset.AppsV1().Deployments(d.Namespace).Update(ctx, dCopy, metav1.UpdateOptions{}) // want `Deployment status set at line 26 is sent only with Update, which ignores status: Deployment has a status subresource, so the change is silently dropped; write status with UpdateStatus`
+	_, err := c.kubeclientset.AppsV1().Deployments(d.Namespace).Update(ctx, dCopy, metav1.UpdateOptions{}) // want `Deployment status set at line 27 is sent only with Update, which ignores status: Deployment has a status subresource, so the change is silently dropped; write status with UpdateStatus`
 	return err
 }
 
@@ -44,7 +45,7 @@ func (c *Controller) markFailed(ctx context.Context, job *batchv1.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.kubeclientset.BatchV1().Jobs(job.Namespace).Patch(ctx, job.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}) // want `Job status set at line 38 is sent only with Patch, which ignores status: Job has a status subresource, so the change is silently dropped; write status with Patch\(..., "status"\)`
+	_, err = c.kubeclientset.BatchV1().Jobs(job.Namespace).Patch(ctx, job.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}) // want `Job status set at line 39 is sent only with Patch, which ignores status: Job has a status subresource, so the change is silently dropped; write status with Patch\(..., "status"\)`
 	return err
 }
 
@@ -54,7 +55,7 @@ func (c *Controller) adopt(ctx context.Context, pod *corev1.Pod, owner *appsv1.R
 	pod = pod.DeepCopy()
 	pod.OwnerReferences = append(pod.OwnerReferences, *metav1.NewControllerRef(owner, appsv1.SchemeGroupVersion.WithKind("ReplicaSet")))
 	pod.Status.Message = "adopted"
-	_, err := c.kubeclientset.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{}) // want `Pod owner references changed at line 55 are sent only with UpdateStatus`
+	_, err := c.kubeclientset.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{}) // want `Pod owner references changed at line 56 are sent only with UpdateStatus`
 	return err
 }
 
@@ -67,7 +68,7 @@ func (c *Controller) resize(ctx context.Context, ns, name string, replicas int32
 			return err
 		}
 		sts.Spec.Replicas = &replicas
-		_, err = c.kubeclientset.AppsV1().StatefulSets(ns).UpdateStatus(ctx, sts, metav1.UpdateOptions{}) // want `StatefulSet spec changed at line 69 is sent only with UpdateStatus, which keeps nothing but the status of the StatefulSet: the change is silently dropped; write it with Update`
+		_, err = c.kubeclientset.AppsV1().StatefulSets(ns).UpdateStatus(ctx, sts, metav1.UpdateOptions{}) // want `StatefulSet spec changed at line 70 is sent only with UpdateStatus, which keeps nothing but the status of the StatefulSet: the change is silently dropped; write it with Update`
 		return err
 	})
 }
@@ -142,4 +143,22 @@ func (c *Controller) pause(ctx context.Context, cur, desired *appsv1.Deployment)
 	d.Status = cur.Status
 	_, err := c.kubeclientset.AppsV1().Deployments(d.Namespace).Update(ctx, d, metav1.UpdateOptions{})
 	return err
+}
+
+// syncHPA defaults the scale-down stabilization window in memory to compute
+// with, as kubernetes' HPA controller does, then writes the status: the
+// default is not a change to send. Silent.
+func (c *Controller) syncHPA(ctx context.Context, hpa *autoscalingv2.HorizontalPodAutoscaler, window int32) error {
+	hpa = hpa.DeepCopy()
+	initStabilizationWindow(hpa, window)
+	hpa.Status.DesiredReplicas = 3
+	_, err := c.kubeclientset.AutoscalingV2().HorizontalPodAutoscalers(hpa.Namespace).UpdateStatus(ctx, hpa, metav1.UpdateOptions{})
+	return err
+}
+
+func initStabilizationWindow(hpa *autoscalingv2.HorizontalPodAutoscaler, window int32) {
+	behavior := hpa.Spec.Behavior
+	if behavior != nil && behavior.ScaleDown != nil && behavior.ScaleDown.StabilizationWindowSeconds == nil {
+		hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &window
+	}
 }
