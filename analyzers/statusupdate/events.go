@@ -140,7 +140,9 @@ func (sc *scanner) callEvents(call ssa.CallInstruction, storeAt func(ssa.Instruc
 		return guess(call, callee)
 	}
 	if targets, offset, bindings := sc.local(common.Value); len(targets) > 0 {
-		var out []event
+		// What the helpers are known to do, and what their names say in
+		// case their sends are out of sight (a REST client, an interface).
+		out := guess(call, callee)
 		for _, g := range targets {
 			out = append(out, sc.apply(g, offset, common.Args, bindings, call, storeAt, len(targets) == 1)...)
 		}
