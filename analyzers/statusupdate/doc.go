@@ -108,9 +108,12 @@
 //     the +kubebuilder:subresource:status marker;
 //   - writes of both parts in either order (Update then UpdateStatus, or
 //     UpdateStatus then Update) — of the same kind of object, on a path
-//     after the store, or in a defer; a call whose name speaks of status
-//     (c.syncStatus(o), PatchPodStatus) counts as a status write, one
-//     that speaks of update, patch, apply or create as a main write;
+//     after the store, or in a defer. A call that takes the object and
+//     whose name starts with a write verb (update, patch, apply, create,
+//     sync, write, save, persist) counts as a status write when the name
+//     speaks of status (c.updateStatus(o), PatchPodStatus), else as a main
+//     write: its sends may be out of sight (a REST client, an interface,
+//     another package);
 //   - Create: the created object's status is out of scope;
 //   - metadata changes sent with a status write of a kind whose status
 //     strategy keeps them (Service, Node, Job, ...: only Pod owner
