@@ -131,7 +131,7 @@ func (c *checker) excused(evs []event, s, u *event, t types.Type, at func(event)
 		if w.send != want && !(want == mainSend && w.send == createSend) {
 			continue
 		}
-		if w.typ != nil && t != nil && kube.ObjectKey(w.typ) != kube.ObjectKey(t) {
+		if w.typ != nil && t != nil && kindKey(w.typ) != kindKey(t) {
 			continue
 		}
 		if w.defers || reaches(at(*s), at(*w), nil, true) {
@@ -139,6 +139,17 @@ func (c *checker) excused(evs []event, s, u *event, t types.Type, at func(event)
 		}
 	}
 	return false
+}
+
+// kindKey names the kind of object a type is or configures: an apply
+// configuration of client-go's (appsv1ac.DeploymentApplyConfiguration)
+// stands for its API type (appsv1.Deployment).
+func kindKey(t types.Type) string {
+	key := kube.ObjectKey(t)
+	if rest, ok := strings.CutPrefix(key, "k8s.io/client-go/applyconfigurations/"); ok {
+		return "k8s.io/api/" + strings.TrimSuffix(rest, "ApplyConfiguration")
+	}
+	return key
 }
 
 func (c *checker) report(evs []event, u event, s *event) {

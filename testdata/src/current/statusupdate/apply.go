@@ -34,3 +34,15 @@ func (c *Controller) applyRight(ctx context.Context, ns, name string, replicas, 
 	_, err := c.kubeclientset.AppsV1().Deployments(ns).ApplyStatus(ctx, status, metav1.ApplyOptions{FieldManager: "ctl"})
 	return err
 }
+
+// applyBoth sends one apply configuration to both: silent.
+func (c *Controller) applyBoth(ctx context.Context, ns, name string, replicas, ready int32) error {
+	ac := appsv1ac.Deployment(name, ns).
+		WithSpec(appsv1ac.DeploymentSpec().WithReplicas(replicas)).
+		WithStatus(appsv1ac.DeploymentStatus().WithReadyReplicas(ready))
+	if _, err := c.kubeclientset.AppsV1().Deployments(ns).Apply(ctx, ac, metav1.ApplyOptions{FieldManager: "ctl"}); err != nil {
+		return err
+	}
+	_, err := c.kubeclientset.AppsV1().Deployments(ns).ApplyStatus(ctx, ac, metav1.ApplyOptions{FieldManager: "ctl"})
+	return err
+}
