@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// materialise makes dir/<name>@<version> a module in which the entry's
+// patterns load: a wrapper that requires the pinned module, with its go.sum
+// filled by `go mod tidy` over a build-tagged file importing every matched
+// package. It runs once per entry description and Go version (a stamp file
+// records both), so a second `make corpus` goes straight to the analysis.
+func materialise(cache string, e entry) (string, error) {
+	dir := filepath.Join(cache, e.Name+"@"+e.Version)
+	if e.Module == "" {
+		dir = filepath.Join(cache, e.Name)
+	}
+	spec, _ := json.Marshal(e)
+	sum := sha256.Sum256(append(spec, runtime.Version()...))
+	stamp := fmt.Sprintf("%x\n", sum[:8])
+	stampFile := filepath.Join(dir, ".materialised")
+	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
+		return dir, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	gomod, err := wrapperGoMod(e)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
+		return "", err
+	}
+	if e.Module != "" {
+		if _, err := goCmd(dir, "mod", "download", e.Module); err != nil {
+			return "", err
+		}
+		pkgs, err := listPackages(dir, e.Patterns)
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		b.WriteString("//go:build corpus\n\n// Imports every analysed package so that go mod tidy records their modules.\npackage corpus\n\nimport (\n")
+		for _, p := range pkgs {
+			fmt.Fprintf(&b, "\t_ %q\n", p)
+		}
+		b.WriteString(")\n")
+		if err := os.WriteFile(filepath.Join(dir, "imports.go"), []byte(b.String()), 0o644); err != nil {
+			return "", err
+		}
+		if _, err := goCmd(dir, "mod", "tidy", "-e"); err != nil {
+			return "", err
+		}
+	}
+	return dir, os.WriteFile(stampFile, []byte(stamp), 0o644)
+}
+
+// wrapperGoMod requires the pinned module and carries over the replaces of
+// its go.mod, which a dependency's go.mod cannot apply: module replaces as
+// they are, ./staging replaces as the published k8s.io modules at the
+// entry's staging version, other local replaces as the entry says (or not
+// at all, leaving the required version).
+func wrapperGoMod(e entry) ([]byte, error) {
+	f := new(modfile.File)
+	f.AddModuleStmt("ctrllint.corpus/" + e.Name)
+	f.AddGoStmt(strings.TrimPrefix(runtime.Version(), "go")[:4])
+	if e.Module == "" {
+		return f.Format()
+	}
+	f.AddNewRequire(e.Module, e.Version, false)
+	out, err := goCmd("", "mod", "download", "-json", e.Module+"@"+e.Version)
+	if err != nil {
+		return nil, err
+	}
+	var info struct{ GoMod string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return nil, fmt.Errorf("go mod download -json: %v", err)
+	}
+	data, err := os.ReadFile(info.GoMod)
+	if err != nil {
+		return nil, err
+	}
+	pinned, err := modfile.ParseLax(info.GoMod, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	if pinned.Go != nil && gt(pinned.Go.Version, f.Go.Version) {
+		f.AddGoStmt(pinned.Go.Version)
+	}
+	for _, r := range pinned.Replace {
+		local := modfile.IsDirectoryPath(r.New.Path)
+		switch {
+		case !local:
+			f.AddReplace(r.Old.Path, r.Old.Version, r.New.Path, r.New.Version)
+		case e.Replace[r.Old.Path] != "":
+			// below
+		case e.Staging != "" && strings.HasPrefix(r.New.Path, "./staging/"):
+			f.AddReplace(r.Old.Path, "", r.Old.Path, e.Staging)
+		}
+	}
+	keys := make([]string, 0, len(e.Replace))
+	for k := range e.Replace {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		f.AddReplace(k, "", k, e.Replace[k])
+	}
+	return f.Format()
+}
+
+// gt compares Go versions of the form 1.N[.P].
+func gt(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			fmt.Sscan(pa[i], &x)
+		}
+		if i < len(pb) {
+			fmt.Sscan(pb[i], &y)
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
+}
+
+// listPackages returns the importable packages the patterns match.
+func listPackages(dir string, patterns []string) ([]string, error) {
+	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{if ne .Name \"main\"}}{{.ImportPath}}{{end}}"}, patterns...)
+	out, err := goCmd(dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			pkgs = append(pkgs, l)
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("patterns %q match no packages", patterns)
+	}
+	return pkgs, nil
+}
+
+func goCmd(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out, nil
+}
