@@ -19,7 +19,7 @@ import (
 //     it), so the live read is a fallback on a cache miss or a confirmation
 //     the cache cannot give.
 func deliberate(fn *ssa.Function, r read) bool {
-	return feedsWrite(fn, r) || readsCacheToo(fn, r)
+	return feedsWrite(fn, r) || readsCacheToo(fn, r) || confirms(fn, r)
 }
 
 // feedsWrite reports whether a value computed from the read's result is

@@ -81,6 +81,12 @@
 //   - double-checks: a live read in a function that also reads the same
 //     resource from its cache (a lister, or an untyped store or mutation
 //     cache), as a fallback on a cache miss or a confirmation;
+//   - confirmations a lagging cache cannot give, before acting on them:
+//     an existence probe (`_, err := ...Get(...)` with the error tested by
+//     apierrors.IsNotFound), a read whose result decides whether the same
+//     resource is then created, updated, patched or deleted (in the function
+//     or a package helper), and a read whose failure branch goes on to a
+//     write instead of returning (the absence is the answer);
 //   - set-up code that runs before informers exist: functions that are not
 //     reachable from a worker loop or a Reconcile method;
 //   - resources the package does not cache: there is no lister to use

@@ -5,14 +5,15 @@
 // Usage:
 //
 //	go run ./hack/corpus run    [-ctrllint bin/ctrllint] [-cache DIR] [-only a,b]
-//	go run ./hack/corpus render [-o docs/corpus.md]
+//	go run ./hack/corpus render [-o docs/corpus.md] [-readme README.md]
 //
 // run materialises each entry of corpus.json into the cache (once; a stamp
 // records what was built), runs `ctrllint -f json -test=false` over its
 // patterns, writes report.json and report.txt into the cache, and exits 1
 // when a finding is not in triage.json, when a triaged finding that should be
 // reported is not, or when ctrllint fails on an entry (exit 2, a panic, an
-// internal error). render writes docs/corpus.md from triage.json.
+// internal error). render writes docs/corpus.md and the README's precision
+// table from triage.json.
 package main
 
 import (
@@ -137,6 +138,7 @@ func runCmd(args []string) error {
 func renderCmd(args []string) error {
 	fs := flag.NewFlagSet("render", flag.ExitOnError)
 	out := fs.String("o", "docs/corpus.md", "output file")
+	readme := fs.String("readme", "README.md", "README whose precision table to update (empty: none)")
 	fs.Parse(args)
 	cfg, err := loadConfig(here("corpus.json"))
 	if err != nil {
@@ -146,5 +148,19 @@ func renderCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(*out, []byte(render(cfg, tri)), 0o644)
+	if err := os.WriteFile(*out, []byte(render(cfg, tri)), 0o644); err != nil {
+		return err
+	}
+	if *readme == "" {
+		return nil
+	}
+	text, err := os.ReadFile(*readme)
+	if err != nil {
+		return err
+	}
+	updated, err := withPrecision(string(text), tri)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(*readme, []byte(updated), 0o644)
 }

@@ -15,6 +15,10 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
+// layoutVersion changes when materialise builds entries differently, so
+// that entries built by an older corpus command are built again.
+const layoutVersion = 2
+
 // materialise makes dir/<name>@<version> a module in which the entry's
 // patterns load: a wrapper that requires the pinned module, with its go.sum
 // filled by `go mod tidy` over a build-tagged file importing every matched
@@ -26,7 +30,7 @@ func materialise(cache string, e entry) (string, error) {
 		dir = filepath.Join(cache, e.Name)
 	}
 	spec, _ := json.Marshal(e)
-	sum := sha256.Sum256(append(spec, runtime.Version()...))
+	sum := sha256.Sum256(fmt.Appendf(spec, "%s %d", runtime.Version(), layoutVersion))
 	stamp := fmt.Sprintf("%x\n", sum[:8])
 	stampFile := filepath.Join(dir, ".materialised")
 	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
@@ -38,7 +42,14 @@ func materialise(cache string, e entry) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	gomod, err := wrapperGoMod(e)
+	var pinned *modfile.File
+	var err error
+	if e.Module != "" {
+		if pinned, err = pinnedGoMod(e); err != nil {
+			return "", err
+		}
+	}
+	gomod, err := wrapperGoMod(e, pinned, goLangVersion())
 	if err != nil {
 		return "", err
 	}
@@ -69,19 +80,8 @@ func materialise(cache string, e entry) (string, error) {
 	return dir, os.WriteFile(stampFile, []byte(stamp), 0o644)
 }
 
-// wrapperGoMod requires the pinned module and carries over the replaces of
-// its go.mod, which a dependency's go.mod cannot apply: module replaces as
-// they are, ./staging replaces as the published k8s.io modules at the
-// entry's staging version, other local replaces as the entry says (or not
-// at all, leaving the required version).
-func wrapperGoMod(e entry) ([]byte, error) {
-	f := new(modfile.File)
-	f.AddModuleStmt("ctrllint.corpus/" + e.Name)
-	f.AddGoStmt(strings.TrimPrefix(runtime.Version(), "go")[:4])
-	if e.Module == "" {
-		return f.Format()
-	}
-	f.AddNewRequire(e.Module, e.Version, false)
+// pinnedGoMod reads the go.mod of the pinned module from the module cache.
+func pinnedGoMod(e entry) (*modfile.File, error) {
 	out, err := goCmd("", "mod", "download", "-json", e.Module+"@"+e.Version)
 	if err != nil {
 		return nil, err
@@ -94,20 +94,34 @@ func wrapperGoMod(e entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pinned, err := modfile.ParseLax(info.GoMod, data, nil)
-	if err != nil {
-		return nil, err
+	// Parse, not ParseLax: ParseLax drops replace directives.
+	return modfile.Parse(info.GoMod, data, nil)
+}
+
+// wrapperGoMod requires the pinned module and carries over the replaces of
+// its go.mod, which a dependency's go.mod cannot apply: module replaces as
+// they are, ./staging replaces as the published k8s.io modules at the
+// entry's staging version, other local replaces as the entry says (or not
+// at all, leaving the required version). pinned is nil for the standard
+// library.
+func wrapperGoMod(e entry, pinned *modfile.File, goVersion string) ([]byte, error) {
+	f := new(modfile.File)
+	f.AddModuleStmt("ctrllint.corpus/" + e.Name)
+	f.AddGoStmt(goVersion)
+	if pinned == nil {
+		return f.Format()
 	}
+	f.AddNewRequire(e.Module, e.Version, false)
 	if pinned.Go != nil && gt(pinned.Go.Version, f.Go.Version) {
 		f.AddGoStmt(pinned.Go.Version)
 	}
 	for _, r := range pinned.Replace {
 		local := modfile.IsDirectoryPath(r.New.Path)
 		switch {
-		case !local:
-			f.AddReplace(r.Old.Path, r.Old.Version, r.New.Path, r.New.Version)
 		case e.Replace[r.Old.Path] != "":
 			// below
+		case !local:
+			f.AddReplace(r.Old.Path, r.Old.Version, r.New.Path, r.New.Version)
 		case e.Staging != "" && strings.HasPrefix(r.New.Path, "./staging/"):
 			f.AddReplace(r.Old.Path, "", r.Old.Path, e.Staging)
 		}
@@ -121,6 +135,15 @@ func wrapperGoMod(e entry) ([]byte, error) {
 		f.AddReplace(k, "", k, e.Replace[k])
 	}
 	return f.Format()
+}
+
+// goLangVersion is the running toolchain's language version (1.N).
+func goLangVersion() string {
+	v := strings.TrimPrefix(runtime.Version(), "go")
+	if parts := strings.SplitN(v, ".", 3); len(parts) >= 2 {
+		return parts[0] + "." + parts[1]
+	}
+	return v
 }
 
 // gt compares Go versions of the form 1.N[.P].
