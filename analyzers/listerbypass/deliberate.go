@@ -17,9 +17,52 @@ import (
 //   - a double-check: the same function also reads that resource from its
 //     cache (a lister, or an untyped store or mutation cache that may hold
 //     it), so the live read is a fallback on a cache miss or a confirmation
-//     the cache cannot give.
-func deliberate(fn *ssa.Function, r read) bool {
-	return feedsWrite(fn, r) || readsCacheToo(fn, r) || confirms(fn, r)
+//     the cache cannot give — or a caller does, itself or through a helper
+//     next to the read's function (kubernetes' pvcprotection: askInformer,
+//     then askAPIServer);
+//   - a confirmation (confirm.go).
+func deliberate(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
+	return feedsWrite(fn, r) || readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || confirms(fn, r)
+}
+
+// callersOf maps each function of the package to the package functions that
+// call it statically.
+func callersOf(fns []*ssa.Function) map[*ssa.Function][]*ssa.Function {
+	callers := make(map[*ssa.Function][]*ssa.Function)
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg {
+						callers[callee] = append(callers[callee], fn)
+					}
+				}
+			}
+		}
+	}
+	return callers
+}
+
+// callerReadsCache reports whether a caller of fn reads the read's resource
+// from its cache, directly or in another package helper it calls.
+func callerReadsCache(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
+	for _, caller := range callers[fn] {
+		if readsCacheToo(caller, r) {
+			return true
+		}
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if sib := call.Common().StaticCallee(); sib != nil && sib != fn && sib.Pkg == fn.Pkg && readsCacheToo(sib, r) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // feedsWrite reports whether a value computed from the read's result is

@@ -80,7 +80,8 @@
 //     it is passed to;
 //   - double-checks: a live read in a function that also reads the same
 //     resource from its cache (a lister, or an untyped store or mutation
-//     cache), as a fallback on a cache miss or a confirmation;
+//     cache), or whose caller does (itself or in another helper it calls),
+//     as a fallback on a cache miss or a confirmation;
 //   - confirmations a lagging cache cannot give, before acting on them:
 //     an existence probe (`_, err := ...Get(...)` with the error tested by
 //     apierrors.IsNotFound), a read whose result decides whether the same

@@ -44,6 +44,7 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
 	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs)
+	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.SrcFuncs {
 		if !onPath[fn] {
 			continue // set-up code, or not a controller at all
@@ -54,7 +55,7 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 				if !ok || !(caches.cached(r) || all && r.kind == typedRead) {
 					continue
 				}
-				if deliberate(fn, r) {
+				if deliberate(fn, r, callers) {
 					continue // read-modify-write, or a double-check of the cache
 				}
 				c := caches.cached(r)

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -124,4 +125,35 @@ func (c *Controller) syncConfirm(ctx context.Context, key string) error {
 func init() {
 	var c Controller
 	c.syncHandler = c.syncConfirm
+}
+
+// inUse asks the cache first and the API server only when the cache finds
+// nothing, in two helpers (kubernetes v1.31's pvcprotection: askInformer,
+// then askAPIServer): silent.
+func (c *Controller) inUse(ctx context.Context, ns string) (bool, error) {
+	if found, err := c.askCache(ns); err == nil && found {
+		return true, nil
+	}
+	return c.askLive(ctx, ns)
+}
+
+func (c *Controller) askCache(ns string) (bool, error) {
+	ds, err := c.deploymentsLister.Deployments(ns).List(labels.Everything())
+	return len(ds) > 0, err
+}
+
+func (c *Controller) askLive(ctx context.Context, ns string) (bool, error) {
+	list, err := c.kubeclientset.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return false, err
+	}
+	return len(list.Items) > 0, nil
+}
+
+func init() {
+	var c Controller
+	c.syncHandler = func(ctx context.Context, key string) error {
+		_, err := c.inUse(ctx, key)
+		return err
+	}
 }
