@@ -133,6 +133,9 @@
 //   - DeletionHandlingMetaNamespaceKeyFunc, DeletionHandlingObjectToName,
 //     DeletedObject.GetKey, GetObjectName, GetName and GetNamespace;
 //   - OptionalObj after a nil check, or after FinalStateUnknown was found nil;
+//   - a tombstone unwrapped only when it carries an object (`if t, ok :=
+//     obj.(cache.DeletedFinalStateUnknown); ok && t.Obj != nil { obj = t.Obj
+//     }`): one without its object has nothing left to handle;
 //   - controller-runtime event handlers (handler.Funcs and friends): their
 //     event.DeleteEvent carries the object and a DeleteStateUnknown flag;
 //     client-go handlers registered on a controller-runtime informer are

@@ -59,7 +59,7 @@ func TestExitCodes(t *testing.T) {
 		"a.go":   "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
 		"b/b.go": "package b\n\nvar x int = \"s\"\n",
 	})
-	boom := testanalyzers.WriteModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc F() { bad() }\n"})
+	boom := testanalyzers.WriteModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc B() { bad() }\n"})
 	for _, tc := range []struct {
 		name       string
 		args       []string
@@ -72,7 +72,7 @@ func TestExitCodes(t *testing.T) {
 		// The healthy package's findings are still reported.
 		{"load error", []string{"-C", broken, "-enable", "badcall", "./..."}, exitError, "a.go:5:12: call of bad (badcall)\n", "ctrllint: b/b.go:3:13: cannot use \"s\""},
 		{"analyzer panic", []string{"-C", boom, "-enable", "badcall,panicky", "./..."}, exitError, "boom/boom.go:5:12: call of bad (badcall)\n",
-			"ctrllint: internal error: analyzer panicky failed on package example.com/m/boom: panic: assignment to entry in nil map\n"},
+			"ctrllint: internal error: analyzer panicky failed on package example.com/m/boom at boom/boom.go:5:1: panic: assignment to entry in nil map\n"},
 		{"everything disabled", []string{"-C", clean, "-enable", "badcall", "-disable", "badcall", "./..."}, exitError, "", "left no analyzer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -134,6 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		}
 	}
 	for _, e := range res.Errors {
+		e.Pos.File = rel(e.Pos.File)
 		problems = append(problems, e.Error())
 		if os.Getenv("CTRLLINT_DEBUG") != "" && e.Stack != "" {
 			problems = append(problems, e.Stack)

@@ -17,7 +17,7 @@ import (
 
 // layoutVersion changes when materialise builds entries differently, so
 // that entries built by an older corpus command are built again.
-const layoutVersion = 2
+const layoutVersion = 3
 
 // materialise makes dir/<name>@<version> a module in which the entry's
 // patterns load: a wrapper that requires the pinned module, with its go.sum
@@ -65,7 +65,7 @@ func materialise(cache string, e entry) (string, error) {
 			return "", err
 		}
 		var b strings.Builder
-		b.WriteString("//go:build corpus\n\n// Imports every analysed package so that go mod tidy records their modules.\npackage corpus\n\nimport (\n")
+		b.WriteString("//go:build corpus\n\n// Imports every analysed package so that go mod tidy records their modules.\n// It is never built (main packages cannot be imported).\npackage corpus\n\nimport (\n")
 		for _, p := range pkgs {
 			fmt.Fprintf(&b, "\t_ %q\n", p)
 		}
@@ -73,7 +73,7 @@ func materialise(cache string, e entry) (string, error) {
 		if err := os.WriteFile(filepath.Join(dir, "imports.go"), []byte(b.String()), 0o644); err != nil {
 			return "", err
 		}
-		if _, err := goCmd(dir, "mod", "tidy", "-e"); err != nil {
+		if _, err := goCmd(dir, "mod", "tidy"); err != nil {
 			return "", err
 		}
 	}
@@ -164,9 +164,11 @@ func gt(a, b string) bool {
 	return false
 }
 
-// listPackages returns the importable packages the patterns match.
+// listPackages returns the packages the patterns match. Main packages are
+// among them: go mod tidy records their imports too (the file importing
+// them is never built).
 func listPackages(dir string, patterns []string) ([]string, error) {
-	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{if ne .Name \"main\"}}{{.ImportPath}}{{end}}"}, patterns...)
+	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{.ImportPath}}"}, patterns...)
 	out, err := goCmd(dir, args...)
 	if err != nil {
 		return nil, err

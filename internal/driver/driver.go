@@ -97,20 +97,26 @@ type Result struct {
 }
 
 // AnalyzerError is an analyzer failing on one package: a bug in the
-// analyzer (or in ctrllint), not in the code being analysed. It has no
-// position: neither an error returned by Run nor a recovered panic says
-// where in the package the analyzer was.
+// analyzer (or in ctrllint), not in the code being analysed.
 type AnalyzerError struct {
 	Analyzer string
 	Package  string
-	Err      error
+	// Pos is the analysed code the analyzer was working on when it
+	// panicked, when it said (crash.At); zero otherwise (an error returned
+	// by Run does not say where).
+	Pos Position
+	Err error
 	// Stack is the goroutine stack when the analyzer panicked; front ends
 	// show it only when asked, since users cannot act on it.
 	Stack string
 }
 
 func (e *AnalyzerError) Error() string {
-	return fmt.Sprintf("internal error: analyzer %s failed on package %s: %v", e.Analyzer, e.Package, e.Err)
+	at := ""
+	if e.Pos.File != "" {
+		at = " at " + e.Pos.String()
+	}
+	return fmt.Sprintf("internal error: analyzer %s failed on package %s%s: %v", e.Analyzer, e.Package, at, e.Err)
 }
 
 func (e *AnalyzerError) Unwrap() error { return e.Err }
@@ -176,6 +182,9 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 			var p *panicError
 			if errors.As(ae.Err, &p) {
 				ae.Stack = p.stack
+				if p.pos.IsValid() {
+					ae.Pos = Position{File: p.pos.Filename, Offset: p.pos.Offset, Line: p.pos.Line, Column: p.pos.Column}
+				}
 			}
 			res.Errors = append(res.Errors, ae)
 		}
