@@ -1,6 +1,8 @@
 package listerbypass
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
@@ -103,6 +105,9 @@ func writes(fn *ssa.Function, seeds []ssa.Value, depth int, seen map[*ssa.Functi
 				continue
 			}
 			callee := common.StaticCallee()
+			if callee != nil && callee.Pkg != fn.Pkg && writesThrough(common, derived) {
+				return true
+			}
 			if callee == nil || callee.Pkg != fn.Pkg || callee.Blocks == nil || depth >= 3 || seen[callee] {
 				continue
 			}
@@ -121,6 +126,30 @@ func writes(fn *ssa.Function, seeds []ssa.Value, depth int, seen map[*ssa.Functi
 		}
 	}
 	return false
+}
+
+// writesThrough reports whether a call to another package's function
+// hands it a derived value to write: the function is named for a write
+// (PatchVolumeSnapshotContent, UpdateStatus...) or is given a client too
+// (external-snapshotter's utils.PatchVolumeSnapshotContent(obj, patches,
+// clientset, "status")).
+func writesThrough(common *ssa.CallCommon, derived map[ssa.Value]bool) bool {
+	passes, client := false, false
+	for _, arg := range common.Args {
+		passes = passes || derived[arg]
+		t := arg.Type()
+		client = client || kube.IsClientset(t) || kube.IsTypedResourceClient(t) || kube.IsCRReader(t)
+	}
+	if !passes {
+		return false
+	}
+	name := common.StaticCallee().Name()
+	for _, verb := range []string{"Patch", "Update", "Create", "Delete", "Apply"} {
+		if strings.HasPrefix(name, verb) {
+			return true
+		}
+	}
+	return client
 }
 
 // slice is the forward slice of seeds in fn: every value computed from a

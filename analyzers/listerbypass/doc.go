@@ -77,7 +77,8 @@
 //   - read-modify-write without those helpers: a read whose result (or
 //     anything computed from it) reaches a client write — Update,
 //     UpdateStatus, Patch, Delete — in the same function or a package helper
-//     it is passed to;
+//     it is passed to, or is handed to another package's helper named for a
+//     write (PatchStatus, UpdateObject...) or given a client as well;
 //   - double-checks: a live read in a function that also reads the same
 //     resource from its cache (a lister, or an untyped store or mutation
 //     cache), or whose caller does (itself or in another helper it calls),

@@ -244,3 +244,37 @@ func TestFixConflicts(t *testing.T) {
 		t.Errorf("a.go:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A second run over unchanged code answers from the result cache with the
+// same output; -cache=false and CTRLLINT_CACHE=off neither read nor write it.
+func TestResultCacheFlag(t *testing.T) {
+	dir := fixture(t)
+	for _, tc := range []struct {
+		name   string
+		env    string // CTRLLINT_CACHE, "" for a fresh directory
+		args   []string
+		stored bool
+	}{
+		{"default", "", nil, true},
+		{"flag off", "", []string{"-cache=false"}, false},
+		{"env off", "off", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			env := tc.env
+			if env == "" {
+				env = cache
+			}
+			t.Setenv("CTRLLINT_CACHE", env)
+			args := append(append([]string{"-C", dir, "-enable", "badcall"}, tc.args...), "./...")
+			first, second := runInProcess(args...), runInProcess(args...)
+			if first.code != exitFindings || first != second {
+				t.Errorf("runs differ or did not find anything:\nfirst  %+v\nsecond %+v", first, second)
+			}
+			entries, _ := filepath.Glob(filepath.Join(cache, "results", "*", "*.json"))
+			if stored := len(entries) > 0; stored != tc.stored {
+				t.Errorf("cache entries %v, want stored=%v", entries, tc.stored)
+			}
+		})
+	}
+}

@@ -59,6 +59,26 @@ func toolVersion() string {
 	return "devel"
 }
 
+// cacheDir is where results are cached, "" for none: $CTRLLINT_CACHE
+// ("off" turns the cache off), or ctrllint/ in the user cache directory.
+func cacheDir(enabled bool) string {
+	if !enabled {
+		return ""
+	}
+	switch d := os.Getenv("CTRLLINT_CACHE"); d {
+	case "off":
+		return ""
+	case "":
+	default:
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "" // no home: run without a cache
+	}
+	return filepath.Join(d, "ctrllint")
+}
+
 // run is the standalone command; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) int {
 	o, err := parseFlags(args, stderr, s.analyzers)
@@ -104,6 +124,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		Tags:      splitTags(o.tags),
 		Tests:     o.tests,
 		Analyzers: enabled,
+		CacheDir:  cacheDir(o.cache),
 	})
 	var loadErr *driver.LoadError
 	if err != nil && !errors.As(err, &loadErr) {

@@ -48,6 +48,10 @@ type Config struct {
 	// Sequential runs analyzers one at a time (for profiling and
 	// deterministic debugging).
 	Sequential bool
+	// CacheDir, if set, is where Analyze keeps results per package,
+	// keyed by content (cache.go): a run over unchanged packages loads
+	// nothing and analyses nothing.
+	CacheDir string
 }
 
 // Position is a place in a file. Offset and Column count bytes, as
@@ -73,6 +77,7 @@ type Finding struct {
 	Pos      Position
 	End      Position // equal to Pos when the analyzer gave no end
 	Fixes    []Fix
+	Package  string // ID of the package it was found in
 }
 
 // A Fix is one suggested fix: edits to apply together or not at all.
@@ -128,6 +133,13 @@ func (e *AnalyzerError) Unwrap() error { return e.Err }
 // could be analysed: one broken package should not hide what is wrong in
 // the others, but callers must still treat the run as failed.
 func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
+	if cfg.CacheDir != "" && len(cfg.Patterns) > 0 {
+		return analyzeCached(ctx, cfg)
+	}
+	return analyzeUncached(ctx, cfg)
+}
+
+func analyzeUncached(ctx context.Context, cfg *Config) (*Result, error) {
 	pkgs, loadErr := Load(ctx, cfg)
 	if loadErr != nil && len(pkgs) == 0 {
 		return &Result{}, loadErr
@@ -163,6 +175,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 		fset := act.Package.Fset
 		for _, d := range act.Diagnostics {
 			f := convert(fset, a, d)
+			f.Package = act.Package.ID
 			// The same file is analysed in more than one package when a
 			// pattern names both p and its test variant; report it once.
 			key := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
