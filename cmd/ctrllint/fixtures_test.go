@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -162,9 +163,20 @@ func TestFixOnFixtures(t *testing.T) {
 		if len(goldens) == 0 {
 			t.Fatalf("no golden files in %s", tc.pkg)
 		}
-		files, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go"))
-		for _, f := range files {
-			copyFile(t, f, filepath.Join(dir, tc.pkg, filepath.Base(f)))
+		// The package and its sub-packages (helpers it imports).
+		err := filepath.WalkDir(filepath.Join(src, tc.pkg), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			rel, err := filepath.Rel(src, path)
+			if err != nil {
+				return err
+			}
+			copyFile(t, path, filepath.Join(dir, rel))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 		r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", tc.analyzer, "-fix", "./"+tc.pkg)
 		if r.code != tc.exit {
