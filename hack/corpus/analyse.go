@@ -44,10 +44,14 @@ type result struct {
 
 func analyse(bin, dir string, e entry) result {
 	r := result{Entry: e.Name, Version: e.Version}
-	if out, err := goCmd(dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, e.Patterns...)...); err == nil {
+	targets := e.Patterns
+	if data, err := os.ReadFile(filepath.Join(dir, packagesFile)); err == nil {
+		targets = strings.Fields(string(data)) // the patterns, less excluded packages
+		r.Packages = len(targets)
+	} else if out, err := goCmd(dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, e.Patterns...)...); err == nil {
 		r.Packages = len(strings.Fields(string(out)))
 	}
-	cmd := exec.Command(bin, append([]string{"-f", "json", "-test=false"}, e.Patterns...)...)
+	cmd := exec.Command(bin, append([]string{"-f", "json", "-test=false"}, targets...)...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

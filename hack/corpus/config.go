@@ -18,7 +18,11 @@ type entry struct {
 	// pinned go.mod other than staging that the required version cannot stand
 	// in for.
 	Replace map[string]string `json:"replace"`
-	Note    string            `json:"note"`
+	// Exclude lists import path prefixes the module proxy cannot serve:
+	// packages that import them, directly or through other packages of
+	// the entry, are left out.
+	Exclude []string `json:"exclude"`
+	Note    string   `json:"note"`
 }
 
 type config struct {

@@ -17,7 +17,7 @@ import (
 
 // layoutVersion changes when materialise builds entries differently, so
 // that entries built by an older corpus command are built again.
-const layoutVersion = 3
+const layoutVersion = 4
 
 // materialise makes dir/<name>@<version> a module in which the entry's
 // patterns load: a wrapper that requires the pinned module, with its go.sum
@@ -60,8 +60,11 @@ func materialise(cache string, e entry) (string, error) {
 		if _, err := goCmd(dir, "mod", "download", e.Module); err != nil {
 			return "", err
 		}
-		pkgs, err := listPackages(dir, e.Patterns)
+		pkgs, err := listPackages(dir, e.Patterns, e.Exclude)
 		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, packagesFile), []byte(strings.Join(pkgs, "\n")+"\n"), 0o644); err != nil {
 			return "", err
 		}
 		var b strings.Builder
@@ -164,19 +167,57 @@ func gt(a, b string) bool {
 	return false
 }
 
-// listPackages returns the packages the patterns match. Main packages are
-// among them: go mod tidy records their imports too (the file importing
-// them is never built).
-func listPackages(dir string, patterns []string) ([]string, error) {
-	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{.ImportPath}}"}, patterns...)
+// packagesFile, in an entry's directory, lists the packages analysed.
+const packagesFile = "packages.txt"
+
+// listPackages returns the packages the patterns match, less those that
+// import an excluded path, directly or through each other. Main packages
+// are among them: go mod tidy records their imports too (the file
+// importing them is never built).
+func listPackages(dir string, patterns, exclude []string) ([]string, error) {
+	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, patterns...)
 	out, err := goCmd(dir, args...)
 	if err != nil {
 		return nil, err
 	}
-	var pkgs []string
+	imports := make(map[string][]string)
+	var order []string
 	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			pkgs = append(pkgs, l)
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		order = append(order, f[0])
+		imports[f[0]] = f[1:]
+	}
+	excluded := func(path string) bool {
+		for _, x := range exclude {
+			if path == x || strings.HasPrefix(path, x+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	dropped := make(map[string]bool)
+	for changed := true; changed; {
+		changed = false
+		for _, p := range order {
+			if dropped[p] {
+				continue
+			}
+			for _, imp := range imports[p] {
+				if excluded(imp) || dropped[imp] {
+					dropped[p] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	var pkgs []string
+	for _, p := range order {
+		if !dropped[p] {
+			pkgs = append(pkgs, p)
 		}
 	}
 	if len(pkgs) == 0 {
