@@ -24,6 +24,8 @@ type options struct {
 	cache    bool
 	dir      string
 	version  bool
+	cpuprof  string
+	memprof  string
 	patterns []string
 }
 
@@ -63,6 +65,8 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.BoolVar(&o.tests, "test", true, "analyse _test.go files too (as go vet does)")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything (as go -C)")
 	fs.BoolVar(&o.cache, "cache", true, "reuse results of unchanged packages (kept in $CTRLLINT_CACHE, default the user cache dir's ctrllint/)")
+	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
+	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	// Each analyzer's own flags, as -NAME.FLAG: the spelling go vet's

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 
@@ -91,6 +92,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	if o.version {
 		fmt.Fprintf(stdout, "ctrllint version %s %s\n", toolVersion(), runtime.Version())
 		return exitClean
+	}
+	if o.cpuprof != "" {
+		f, err := os.Create(o.cpuprof)
+		if err != nil {
+			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+			return exitError
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+			return exitError
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	if o.memprof != "" {
+		defer func() {
+			f, err := os.Create(o.memprof)
+			if err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
 	}
 	if o.explain != "" {
 		return explain(o.explain, stdout, stderr, s)
