@@ -76,7 +76,12 @@ func materialise(cache string, e entry) (string, error) {
 		if err := os.WriteFile(filepath.Join(dir, "imports.go"), []byte(b.String()), 0o644); err != nil {
 			return "", err
 		}
-		if _, err := goCmd(dir, "mod", "tidy"); err != nil {
+		// -e: tidy also wants what the packages' tests import, which
+		// need not be on the proxy; what is analysed is checked next.
+		if _, err := goCmd(dir, "mod", "tidy", "-e"); err != nil {
+			return "", err
+		}
+		if err := checkResolved(dir, pkgs); err != nil {
 			return "", err
 		}
 	}
@@ -224,6 +229,20 @@ func listPackages(dir string, patterns, exclude []string) ([]string, error) {
 		return nil, fmt.Errorf("patterns %q match no packages", patterns)
 	}
 	return pkgs, nil
+}
+
+// checkResolved fails, naming the packages, when the analysed packages or
+// their dependencies cannot be loaded (a module the proxy does not serve).
+func checkResolved(dir string, pkgs []string) error {
+	args := append([]string{"list", "-e", "-deps", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}{{range .DepsErrors}}{{.}}{{end}}"}, pkgs...)
+	out, err := goCmd(dir, args...)
+	if err != nil {
+		return err
+	}
+	if msg := strings.TrimSpace(string(out)); msg != "" {
+		return fmt.Errorf("packages do not resolve (exclude them in corpus.json?):\n%s", msg)
+	}
+	return nil
 }
 
 func goCmd(dir string, args ...string) ([]byte, error) {
