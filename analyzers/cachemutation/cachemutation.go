@@ -117,7 +117,8 @@ func (a *checker) paramSummary(fn *ssa.Function, i int, b bits) *summary {
 	s := &summary{results: f.results}
 	if len(f.sinks) > 0 {
 		first := slices.MinFunc(f.sinks, func(x, y sink) int { return cmp.Compare(x.pos, y.pos) })
-		s.write = &written{what: a.describe(first), pos: a.pass.Fset.Position(first.pos)}
+		w := a.writeOf(first)
+		s.write = &w
 	}
 	a.params[k] = s
 	return s

@@ -8,10 +8,16 @@ import "golang.org/x/tools/go/ssa"
 //
 // Walking back from the load: a store to the variable decides that path;
 // the allocation itself means the zero value; the entry of a closure means
-// whatever the rest of the unit stored; a call, while closures capture the
-// variable, may run one that stores into it.
+// what the variable held where the closure was made, or what other
+// closures store; a call, while closures capture the variable, may run one
+// that stores into it.
 func (f *flow) cellLoad(load *ssa.UnOp, c *ssa.Alloc) taint {
-	fn := load.Parent()
+	return f.reaching(load, c)
+}
+
+// reaching joins what the stores to c that reach instr stored.
+func (f *flow) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
+	fn := instr.Parent()
 	seen := make(map[*ssa.BasicBlock]bool)
 	var t taint
 	var walk func(b *ssa.BasicBlock, end int)
@@ -35,7 +41,7 @@ func (f *flow) cellLoad(load *ssa.UnOp, c *ssa.Alloc) taint {
 		}
 		if b == fn.Blocks[0] {
 			if c.Parent() != fn {
-				t = t.join(f.storedOutside(c, fn))
+				t = t.join(f.atEntry(c, fn))
 			}
 			return
 		}
@@ -46,7 +52,23 @@ func (f *flow) cellLoad(load *ssa.UnOp, c *ssa.Alloc) taint {
 			}
 		}
 	}
-	walk(load.Block(), indexOf(load))
+	walk(instr.Block(), indexOf(instr))
+	return t
+}
+
+// atEntry is what the captured variable c may hold when the closure fn
+// starts: what reaches the places fn is made, and what closures other
+// than fn store.
+func (f *flow) atEntry(c *ssa.Alloc, fn *ssa.Function) taint {
+	var t taint
+	for _, st := range f.cellStores[c] {
+		if p := st.Parent(); p != fn && p != c.Parent() {
+			t = t.join(f.taintOf(st.Val))
+		}
+	}
+	for _, mc := range f.makers[fn] {
+		t = t.join(f.reaching(mc, c))
+	}
 	return t
 }
 

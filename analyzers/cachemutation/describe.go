@@ -47,18 +47,33 @@ func (a *checker) callText(call *ssa.Call) string {
 
 // describe spells a write for the message: "pod.Labels[...] = ...",
 // "pod.SetLabels(...)", or a call of a package function with the write it
-// makes.
+// makes: "c.relabel(...), which does pod.Labels[...] = ... at sync.go:12".
 func (a *checker) describe(s sink) string {
+	w := a.writeOf(s)
+	if _, ok := a.via[s.instr]; ok {
+		return fmt.Sprintf("%s at %s:%d", w.what, filepath.Base(w.pos.Filename), w.pos.Line)
+	}
+	return w.what
+}
+
+// writeOf is a write and where it happens, following calls of package
+// functions to the write they make.
+func (a *checker) writeOf(s sink) written {
 	if call, ok := s.instr.(ssa.CallInstruction); ok {
 		text := "a call"
 		if ce := a.callAt(call.Pos()); ce != nil {
 			text = render(ce.Fun) + "(...)"
 		}
 		if w := a.via[s.instr]; w != nil {
-			return fmt.Sprintf("%s, which does %s at %s:%d", text, w.what, filepath.Base(w.pos.Filename), w.pos.Line)
+			return written{what: text + ", which does " + w.what, pos: w.pos}
 		}
-		return text
+		return written{what: text, pos: a.pass.Fset.Position(s.pos)}
 	}
+	return written{what: a.storeText(s), pos: a.pass.Fset.Position(s.pos)}
+}
+
+// storeText spells a store or map update.
+func (a *checker) storeText(s sink) string {
 	for _, n := range a.path(s.pos) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:

@@ -75,6 +75,7 @@ type flow struct {
 	cellStores map[*ssa.Alloc][]*ssa.Store
 	captured   map[*ssa.Alloc]bool
 	bound      map[*ssa.FreeVar]ssa.Value
+	makers     map[*ssa.Function][]*ssa.MakeClosure
 
 	sinks   []sink
 	sunk    map[ssa.Instruction]bool
@@ -91,6 +92,7 @@ func newFlow(a *checker, root *ssa.Function, sources bool) *flow {
 		cellStores: make(map[*ssa.Alloc][]*ssa.Store),
 		captured:   make(map[*ssa.Alloc]bool),
 		bound:      make(map[*ssa.FreeVar]ssa.Value),
+		makers:     make(map[*ssa.Function][]*ssa.MakeClosure),
 		sunk:       make(map[ssa.Instruction]bool),
 		made:       make(map[ssa.Instruction]*source),
 		results:    make([]taint, root.Signature.Results().Len()),
@@ -117,6 +119,7 @@ func (f *flow) findCells() {
 			for _, instr := range b.Instrs {
 				if mc, ok := instr.(*ssa.MakeClosure); ok {
 					clo := mc.Fn.(*ssa.Function)
+					f.makers[clo] = append(f.makers[clo], mc)
 					for i, v := range mc.Bindings {
 						if i < len(clo.FreeVars) {
 							f.bound[clo.FreeVars[i]] = v
