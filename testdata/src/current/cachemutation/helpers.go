@@ -5,8 +5,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/util/retry"
 )
 
@@ -79,7 +79,7 @@ func (c *Controller) valueCopy(ns, name string) error {
 		return err
 	}
 	spec := d.Spec
-	spec.Paused = true // the copy's own field: silent
+	spec.Paused = true                // the copy's own field: silent
 	spec.Template.Labels["rev"] = "2" // want `d from c\.deploymentsLister\.Deployments\(ns\)\.Get is modified \(spec\.Template\.Labels\[\.\.\.\] = \.\.\.\)`
 	_ = spec
 	return nil
