@@ -12,5 +12,5 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrentClientGo(t *testing.T) {
-	analysistest.Run(t, fixture("current"), cachemutation.Analyzer, "./cachemutation")
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), cachemutation.Analyzer, "./cachemutation")
 }
