@@ -21,7 +21,7 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 	changed := false
 	if v := call.Value(); v != nil && f.sources {
 		if r, ok := kube.CacheReadOf(callee, recvType(common, recv)); ok {
-			src := f.source(v, func() *source { return &source{call: v, desc: f.a.callText(v), many: r.Many, param: -1} })
+			src := f.source(v, 0, func() *source { return &source{call: v, desc: f.a.callText(v), many: r.Many, param: -1} })
 			b := shared
 			if r.Many {
 				b = holds
@@ -81,8 +81,8 @@ func (f *flow) local(call ssa.CallInstruction, fn *ssa.Function, offset int) boo
 				continue
 			}
 			inner := r.src
-			src := f.source(v, func() *source {
-				return &source{call: v, desc: f.a.callText(v) + " (" + inner.desc + ")", many: inner.many, param: -1}
+			src := f.source(v, j, func() *source {
+				return &source{call: v, desc: f.a.callText(v) + " (" + inner.desc + ")", many: inner.many, index: j, param: -1}
 			})
 			changed = f.setResult(v, j, taint{b: r.b, src: src}) || changed
 		}
@@ -90,13 +90,14 @@ func (f *flow) local(call ssa.CallInstruction, fn *ssa.Function, offset int) boo
 	return changed
 }
 
-// source returns the one source made at a call.
-func (f *flow) source(call *ssa.Call, mk func() *source) *source {
-	if s, ok := f.made[call]; ok {
+// source returns the one source made at a call for its result i.
+func (f *flow) source(call *ssa.Call, i int, mk func() *source) *source {
+	k := tupleKey{call, i}
+	if s, ok := f.made[k]; ok {
 		return s
 	}
 	s := mk()
-	f.made[call] = s
+	f.made[k] = s
 	return s
 }
 

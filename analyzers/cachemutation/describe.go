@@ -100,7 +100,11 @@ func (a *checker) storeText(s sink) string {
 func (a *checker) objectName(src *source) string {
 	name := "an object"
 	if as := a.assignOf(src.call.Pos()); as != nil {
-		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+		lhs := as.Lhs[0]
+		if src.index < len(as.Lhs) {
+			lhs = as.Lhs[src.index]
+		}
+		if id, ok := lhs.(*ast.Ident); ok && id.Name != "_" {
 			name = id.Name
 		}
 	}

@@ -21,17 +21,14 @@ func (a *checker) fix(src *source) *analysis.SuggestedFix {
 	if src.many {
 		return nil
 	}
-	as := a.assignOf(src.call.Pos())
-	if as != nil && !a.deepCopyable(as) {
-		as = nil
-	}
-	if as == nil {
-		as = a.assertionAssign(src.call)
+	as, i := a.assignOf(src.call.Pos()), src.index
+	if as == nil || !a.deepCopyable(as, i) {
+		as, i = a.assertionAssign(src.call), 0
 	}
 	if as == nil {
 		return nil
 	}
-	id := as.Lhs[0].(*ast.Ident)
+	id := as.Lhs[i].(*ast.Ident)
 	next, ok := a.nextStmt(as)
 	if !ok {
 		return nil
@@ -62,7 +59,7 @@ func (a *checker) assertionAssign(call *ssa.Call) *ast.AssignStmt {
 				}
 			case *ssa.TypeAssert:
 				as := a.assignOf(r.Pos())
-				if as == nil || !a.deepCopyable(as) || found != nil && found != as {
+				if as == nil || !a.deepCopyable(as, 0) || found != nil && found != as {
 					return false
 				}
 				found = as
@@ -76,10 +73,13 @@ func (a *checker) assertionAssign(call *ssa.Call) *ast.AssignStmt {
 	return found
 }
 
-// deepCopyable reports whether the assignment's first left-hand side is a
+// deepCopyable reports whether the assignment's left-hand side i is a
 // variable whose type has a DeepCopy method returning that type.
-func (a *checker) deepCopyable(as *ast.AssignStmt) bool {
-	id, ok := as.Lhs[0].(*ast.Ident)
+func (a *checker) deepCopyable(as *ast.AssignStmt, i int) bool {
+	if i >= len(as.Lhs) {
+		return false
+	}
+	id, ok := as.Lhs[i].(*ast.Ident)
 	if !ok || id.Name == "_" {
 		return false
 	}

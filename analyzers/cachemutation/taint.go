@@ -3,8 +3,11 @@ package cachemutation
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // bits say how a value reaches memory that the informer cache shares.
@@ -28,6 +31,7 @@ type source struct {
 	call  *ssa.Call // the read, nil for a parameter
 	desc  string    // how the message names it: "c.podLister.Pods(ns).Get"
 	many  bool      // a fresh slice of cached objects
+	index int       // which result of the call
 	param int       // the parameter index, for summaries; -1 otherwise
 }
 
@@ -75,12 +79,13 @@ type flow struct {
 	cellStores map[*ssa.Alloc][]*ssa.Store
 	captured   map[*ssa.Alloc]bool
 	bound      map[*ssa.FreeVar]ssa.Value
+	held       map[ssa.Value][]heldPath
 	makers     map[*ssa.Function][]*ssa.MakeClosure
 
 	sinks   []sink
 	sunk    map[ssa.Instruction]bool
 	results []taint // of root's results
-	made    map[ssa.Instruction]*source
+	made    map[tupleKey]*source
 }
 
 func newFlow(a *checker, root *ssa.Function, sources bool) *flow {
@@ -92,9 +97,10 @@ func newFlow(a *checker, root *ssa.Function, sources bool) *flow {
 		cellStores: make(map[*ssa.Alloc][]*ssa.Store),
 		captured:   make(map[*ssa.Alloc]bool),
 		bound:      make(map[*ssa.FreeVar]ssa.Value),
+		held:       make(map[ssa.Value][]heldPath),
 		makers:     make(map[*ssa.Function][]*ssa.MakeClosure),
 		sunk:       make(map[ssa.Instruction]bool),
-		made:       make(map[ssa.Instruction]*source),
+		made:       make(map[tupleKey]*source),
 		results:    make([]taint, root.Signature.Results().Len()),
 	}
 	var add func(fn *ssa.Function)
@@ -282,8 +288,10 @@ func (f *flow) step(instr ssa.Instruction) bool {
 	switch in := instr.(type) {
 	case *ssa.Phi:
 		t := taint{}
-		for _, e := range in.Edges {
-			t = t.join(f.taintOf(e))
+		for i, e := range in.Edges {
+			if !nilOnEdge(in, i) {
+				t = t.join(f.taintOf(e))
+			}
 		}
 		return f.set(in, t)
 	case *ssa.UnOp:
@@ -293,7 +301,7 @@ func (f *flow) step(instr ssa.Instruction) bool {
 		if c := f.cellOf(in.X); c != nil {
 			return f.set(in, f.cellLoad(in, c))
 		}
-		return f.set(in, loaded(f.taintOf(in.X), in.Type()))
+		return f.set(in, loaded(f.taintOf(in.X).join(f.heldAt(in.X)), in.Type()))
 	case *ssa.FieldAddr:
 		return f.set(in, f.taintOf(in.X))
 	case *ssa.IndexAddr:
@@ -309,7 +317,11 @@ func (f *flow) step(instr ssa.Instruction) bool {
 		}
 		return f.set(in, t)
 	case *ssa.Slice:
-		return f.set(in, f.taintOf(in.X))
+		t := f.taintOf(in.X)
+		for _, h := range f.held[in.X] { // the elements of a local array
+			t = t.join(holdsIf(h.t))
+		}
+		return f.set(in, t)
 	case *ssa.MakeInterface:
 		return f.set(in, f.taintOf(in.X))
 	case *ssa.ChangeType:
@@ -319,6 +331,9 @@ func (f *flow) step(instr ssa.Instruction) bool {
 	case *ssa.SliceToArrayPointer:
 		return f.set(in, f.taintOf(in.X))
 	case *ssa.TypeAssert:
+		if !mayBeObject(in.AssertedType) {
+			return false // a store of the controller's own records
+		}
 		if in.CommaOk {
 			return f.setTuple(in, 0, f.taintOf(in.X))
 		}
@@ -362,30 +377,128 @@ func (f *flow) store(st *ssa.Store) bool {
 	if val.b == 0 {
 		return false
 	}
-	if root := localRoot(st.Addr); root != nil {
-		return f.set(root, holdsIf(val))
+	root, path := localRoot(st.Addr)
+	switch {
+	case root == nil:
+		return false
+	case len(path) == 0:
+		return f.set(root, holdsIf(val)) // the whole variable, or a slice's elements
 	}
-	return false
+	for i, h := range f.held[root] {
+		if slices.Equal(h.path, path) {
+			n := h.t.join(val)
+			f.held[root][i].t = n
+			return n != h.t
+		}
+	}
+	f.held[root] = append(f.held[root], heldPath{path, val})
+	return true
 }
 
-// localRoot returns the allocation an address points into, through field
-// and element addresses, or nil.
-func localRoot(addr ssa.Value) ssa.Value {
+// A heldPath is a part of a local allocation (a struct's field, at any
+// depth) that a cached reference was stored into: &ctx{pod: pod} taints
+// ctx.pod, not ctx.count.
+type heldPath struct {
+	path []int // field indexes; -1 for any array element
+	t    taint
+}
+
+// localRoot returns the allocation an address points into and the path of
+// fields to it, or nil. An element of a slice has the slice value for
+// root: the slice carries its backing array.
+func localRoot(addr ssa.Value) (ssa.Value, []int) {
+	var rev []int
 	for {
 		switch a := addr.(type) {
 		case *ssa.Alloc:
-			return a
+			slices.Reverse(rev)
+			return a, rev
 		case *ssa.IndexAddr:
 			if _, ok := a.X.Type().Underlying().(*types.Slice); ok {
-				return a.X // a slice's backing array: the slice value carries it
+				return a.X, nil
 			}
+			rev = append(rev, -1)
 			addr = a.X
 		case *ssa.FieldAddr:
+			rev = append(rev, a.Field)
 			addr = a.X
 		default:
-			return nil
+			return nil, nil
 		}
 	}
+}
+
+// heldAt is what a load from addr finds of the cached references stored
+// into parts of a local allocation: those stored at addr or inside it, or
+// into a part that contains addr.
+func (f *flow) heldAt(addr ssa.Value) taint {
+	root, path := localRoot(addr)
+	if root == nil || len(path) == 0 {
+		return taint{}
+	}
+	var t taint
+	for _, h := range f.held[root] {
+		if prefix(h.path, path) || prefix(path, h.path) {
+			t = t.join(h.t)
+		}
+	}
+	return t
+}
+
+// prefix reports whether p is a prefix of q; -1 matches any index.
+func prefix(p, q []int) bool {
+	if len(p) > len(q) {
+		return false
+	}
+	for i := range p {
+		if p[i] != q[i] && p[i] != -1 && q[i] != -1 {
+			return false
+		}
+	}
+	return true
+}
+
+// nilOnEdge reports whether phi's edge i comes from a branch on which its
+// value is nil (if x != nil { x = x.DeepCopy() }: x is nil on the other
+// edge).
+func nilOnEdge(phi *ssa.Phi, i int) bool {
+	preds := phi.Block().Preds
+	if i >= len(preds) {
+		return false
+	}
+	pred := preds[i]
+	if len(pred.Instrs) == 0 || len(pred.Succs) != 2 || pred.Succs[0] == pred.Succs[1] {
+		return false
+	}
+	cond, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+		return false
+	}
+	v := phi.Edges[i]
+	if !(cmp.X == v && isNil(cmp.Y) || cmp.Y == v && isNil(cmp.X)) {
+		return false
+	}
+	onTrue := pred.Succs[0] == phi.Block()
+	return onTrue == (cmp.Op == token.EQL)
+}
+
+func isNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// mayBeObject reports whether a type assertion to t can yield an API
+// object: a pointer to a struct with ObjectMeta, unstructured.Unstructured,
+// or an interface (runtime.Object, metav1.Object).
+func mayBeObject(t types.Type) bool {
+	if types.IsInterface(t) {
+		return true
+	}
+	return kube.IsPointer(t) && (kube.IsObjectType(t) || kube.Is(t, kube.UnstructuredPkg, "Unstructured"))
 }
 
 func holdsIf(t taint) taint {
