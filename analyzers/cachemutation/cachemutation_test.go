@@ -14,3 +14,7 @@ func fixture(name string) string { return filepath.Join("..", "..", "testdata", 
 func TestCurrentClientGo(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, fixture("current"), cachemutation.Analyzer, "./cachemutation")
 }
+
+func TestLegacyClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), cachemutation.Analyzer, "./cachemutation")
+}
