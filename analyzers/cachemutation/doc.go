@@ -85,22 +85,30 @@
 //
 // # Not reported
 //
-//   - writes after obj = obj.DeepCopy() or to a DeepCopyInto target, and
-//     objects from clients: a clientset Get or List, and
-//     controller-runtime's client (its cache copies objects out);
+//   - writes after obj = obj.DeepCopy() (also when the copy is made only
+//     where obj is not nil) or to a DeepCopyInto target, and objects from
+//     clients: a clientset Get or List, and controller-runtime's client
+//     (its cache copies objects out);
 //   - writes to a value copy of a struct that stay in the copy
-//     (s := d.Spec; s.Paused = true), and writes to the fresh slice a
-//     List returns (pods[i] = other);
-//   - reads, and passing the object to functions outside the package
-//     (they are not assumed to write to it) or through interfaces;
+//     (s := d.Spec; s.Paused = true), to the fresh slice a List returns
+//     (pods[i] = other, sorting it), and to the other fields of a struct
+//     of the controller's own that holds a cached object
+//     (ctx := &syncCtx{job: job}; ctx.count++);
+//   - records of the controller's own kept in a cache.Store (a type
+//     assertion to anything but an API object, unstructured.Unstructured
+//     or an interface ends the trail);
+//   - reads, and passing the object to functions outside the package or
+//     through interfaces: they are not assumed to write to it;
 //   - appends to a cached slice that are not stored back into the object
 //     (they may write past its length, which no reader sees);
-//   - objects handed to event handlers (AddFunc, UpdateFunc, ...): they
-//     are cached objects too, but this analyzer follows only explicit
-//     reads;
-//   - a slice element replaced by its copy (pods[i] = pods[i].DeepCopy())
-//     is still taken for cached afterwards: a known limitation, so such
-//     writes are reported.
+//   - objects handed to event handlers (AddFunc, UpdateFunc, ...), and the
+//     callbacks of cache.ListAll: they are cached objects too, but the
+//     analyzer follows only explicit reads.
+//
+// Known limitation: a local slice or map counts as holding cached objects
+// once any is put in it, so an element replaced by its copy
+// (pods[i] = pods[i].DeepCopy(), then pods[i].Labels[k] = v) is still
+// reported; copy into a new slice instead.
 package cachemutation
 
 import _ "embed"
