@@ -10,11 +10,11 @@
 // shares the informer reads the very same pointers. Writing to one of them
 // changes the cache behind the API server's back: other controllers (and
 // the next sync of this one) see labels, finalizers, replicas or status
-// that the API server never stored; the informer's resync and the next
-// watch event silently overwrite the write, and updates computed from the
-// corrupted object cannot be told from the real state (an Update that
-// "changes nothing" is skipped, a comparison of old and new object sees no
-// difference). Concurrent readers race with the write. client-go's listers
+// that the API server never stored, until the next watch event for the
+// object replaces it; a controller that compares the cached object with
+// the state it wants finds nothing to do and skips its Update, and an
+// update handler that compares old and new objects sees no difference.
+// Concurrent readers race with the write (a data race on maps panics). client-go's listers
 // say "objects returned here must be treated as read-only", and Kubernetes
 // runs its controllers in tests with a mutation detector
 // (KUBE_CACHE_MUTATION_DETECTOR) that panics on exactly this.
