@@ -20,7 +20,7 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 	recv, args := receiverAndArgs(common)
 	changed := false
 	if v := call.Value(); v != nil && f.sources {
-		if r, ok := kube.CacheReadOf(callee, recvType(common, recv)); ok {
+		if r, ok := kube.CacheReadOf(callee, typeOf(recv)); ok {
 			src := f.source(v, 0, func() *source { return &source{call: v, desc: f.a.callText(v), many: r.Many, param: -1} })
 			b := shared
 			if r.Many {
@@ -31,12 +31,12 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 	}
 	if recv != nil && kube.IsObjectSetter(callee) {
 		if t := f.taintOf(recv); t.b&shared != 0 {
-			changed = f.addSink(call, call.Pos(), t.src, "") || changed
+			changed = f.addSink(call, call.Pos(), t.src) || changed
 		}
 	}
 	if i, ok := kube.WrittenArg(callee); ok && i < len(args) {
 		if t := f.taintOf(args[i]); t.b&shared != 0 {
-			changed = f.addSink(call, call.Pos(), t.src, "") || changed
+			changed = f.addSink(call, call.Pos(), t.src) || changed
 		}
 	}
 	if v := call.Value(); v != nil && kube.ReturnsArg(callee) && len(args) > 0 {
@@ -66,7 +66,7 @@ func (f *flow) local(call ssa.CallInstruction, fn *ssa.Function, offset int) boo
 			continue
 		}
 		if s.write != nil {
-			changed = f.addSink(call, call.Pos(), t.src, "") || changed
+			changed = f.addSink(call, call.Pos(), t.src) || changed
 			f.a.via[call] = s.write
 		}
 		for j, r := range s.results {
@@ -115,7 +115,7 @@ func (f *flow) builtin(call ssa.CallInstruction, b *ssa.Builtin, args []ssa.Valu
 	case "copy", "delete", "clear":
 		if len(args) > 0 {
 			if t := f.taintOf(args[0]); t.b&shared != 0 {
-				return f.addSink(call, call.Pos(), t.src, "")
+				return f.addSink(call, call.Pos(), t.src)
 			}
 		}
 	}
@@ -134,10 +134,10 @@ func receiverAndArgs(common *ssa.CallCommon) (ssa.Value, []ssa.Value) {
 	return nil, common.Args
 }
 
-// recvType is the static type of a method call's receiver.
-func recvType(common *ssa.CallCommon, recv ssa.Value) types.Type {
-	if recv == nil {
+// typeOf is v's type, nil for no value.
+func typeOf(v ssa.Value) types.Type {
+	if v == nil {
 		return nil
 	}
-	return recv.Type()
+	return v.Type()
 }

@@ -14,7 +14,7 @@
 // object replaces it; a controller that compares the cached object with
 // the state it wants finds nothing to do and skips its Update, and an
 // update handler that compares old and new objects sees no difference.
-// Concurrent readers race with the write (a data race on maps panics). client-go's listers
+// Concurrent readers race with the write (concurrent writes to a map crash the process). client-go's listers
 // say "objects returned here must be treated as read-only", and Kubernetes
 // runs its controllers in tests with a mutation detector
 // (KUBE_CACHE_MUTATION_DETECTOR) that panics on exactly this.

@@ -3,11 +3,8 @@ package cachemutation
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // bits say how a value reaches memory that the informer cache shares.
@@ -54,7 +51,6 @@ type sink struct {
 	pos   token.Pos
 	instr ssa.Instruction
 	src   *source
-	what  string // the write, as the message shows it
 }
 
 // tupleKey names one component of a tuple-valued instruction.
@@ -344,7 +340,7 @@ func (f *flow) step(instr ssa.Instruction) bool {
 		return f.store(in)
 	case *ssa.MapUpdate:
 		if f.taintOf(in.Map).b&shared != 0 {
-			return f.addSink(in, in.Pos(), f.taintOf(in.Map).src, "")
+			return f.addSink(in, in.Pos(), f.taintOf(in.Map).src)
 		}
 		return f.set(in.Map, holdsIf(f.taintOf(in.Value)))
 	case *ssa.Return:
@@ -364,143 +360,6 @@ func (f *flow) step(instr ssa.Instruction) bool {
 	return false
 }
 
-// store handles *addr = val: a write to cached memory, or cached
-// references kept in local memory.
-func (f *flow) store(st *ssa.Store) bool {
-	if t := f.taintOf(st.Addr); t.b&shared != 0 {
-		return f.addSink(st, st.Pos(), t.src, "")
-	}
-	if f.cellOf(st.Addr) != nil {
-		return false // resolved at the loads
-	}
-	val := f.taintOf(st.Val)
-	if val.b == 0 {
-		return false
-	}
-	root, path := localRoot(st.Addr)
-	switch {
-	case root == nil:
-		return false
-	case len(path) == 0:
-		return f.set(root, holdsIf(val)) // the whole variable, or a slice's elements
-	}
-	for i, h := range f.held[root] {
-		if slices.Equal(h.path, path) {
-			n := h.t.join(val)
-			f.held[root][i].t = n
-			return n != h.t
-		}
-	}
-	f.held[root] = append(f.held[root], heldPath{path, val})
-	return true
-}
-
-// A heldPath is a part of a local allocation (a struct's field, at any
-// depth) that a cached reference was stored into: &ctx{pod: pod} taints
-// ctx.pod, not ctx.count.
-type heldPath struct {
-	path []int // field indexes; -1 for any array element
-	t    taint
-}
-
-// localRoot returns the allocation an address points into and the path of
-// fields to it, or nil. An element of a slice has the slice value for
-// root: the slice carries its backing array.
-func localRoot(addr ssa.Value) (ssa.Value, []int) {
-	var rev []int
-	for {
-		switch a := addr.(type) {
-		case *ssa.Alloc:
-			slices.Reverse(rev)
-			return a, rev
-		case *ssa.IndexAddr:
-			if _, ok := a.X.Type().Underlying().(*types.Slice); ok {
-				return a.X, nil
-			}
-			rev = append(rev, -1)
-			addr = a.X
-		case *ssa.FieldAddr:
-			rev = append(rev, a.Field)
-			addr = a.X
-		default:
-			return nil, nil
-		}
-	}
-}
-
-// heldAt is what a load from addr finds of the cached references stored
-// into parts of a local allocation: those stored at addr or inside it, or
-// into a part that contains addr.
-func (f *flow) heldAt(addr ssa.Value) taint {
-	root, path := localRoot(addr)
-	if root == nil || len(path) == 0 {
-		return taint{}
-	}
-	var t taint
-	for _, h := range f.held[root] {
-		if prefix(h.path, path) || prefix(path, h.path) {
-			t = t.join(h.t)
-		}
-	}
-	return t
-}
-
-// prefix reports whether p is a prefix of q; -1 matches any index.
-func prefix(p, q []int) bool {
-	if len(p) > len(q) {
-		return false
-	}
-	for i := range p {
-		if p[i] != q[i] && p[i] != -1 && q[i] != -1 {
-			return false
-		}
-	}
-	return true
-}
-
-// nilOnEdge reports whether phi's edge i comes from a branch on which its
-// value is nil (if x != nil { x = x.DeepCopy() }: x is nil on the other
-// edge).
-func nilOnEdge(phi *ssa.Phi, i int) bool {
-	preds := phi.Block().Preds
-	if i >= len(preds) {
-		return false
-	}
-	pred := preds[i]
-	if len(pred.Instrs) == 0 || len(pred.Succs) != 2 || pred.Succs[0] == pred.Succs[1] {
-		return false
-	}
-	cond, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
-	if !ok {
-		return false
-	}
-	cmp, ok := cond.Cond.(*ssa.BinOp)
-	if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
-		return false
-	}
-	v := phi.Edges[i]
-	if !(cmp.X == v && isNil(cmp.Y) || cmp.Y == v && isNil(cmp.X)) {
-		return false
-	}
-	onTrue := pred.Succs[0] == phi.Block()
-	return onTrue == (cmp.Op == token.EQL)
-}
-
-func isNil(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
-}
-
-// mayBeObject reports whether a type assertion to t can yield an API
-// object: a pointer to a struct with ObjectMeta, unstructured.Unstructured,
-// or an interface (runtime.Object, metav1.Object).
-func mayBeObject(t types.Type) bool {
-	if types.IsInterface(t) {
-		return true
-	}
-	return kube.IsPointer(t) && (kube.IsObjectType(t) || kube.Is(t, kube.UnstructuredPkg, "Unstructured"))
-}
-
 func holdsIf(t taint) taint {
 	if t.b == 0 {
 		return t
@@ -508,12 +367,13 @@ func holdsIf(t taint) taint {
 	return taint{b: holds, src: t.src}
 }
 
-func (f *flow) addSink(instr ssa.Instruction, pos token.Pos, src *source, what string) bool {
+// addSink records a write to cached memory, once per instruction.
+func (f *flow) addSink(instr ssa.Instruction, pos token.Pos, src *source) bool {
 	if f.sunk[instr] {
 		return false
 	}
 	f.sunk[instr] = true
-	f.sinks = append(f.sinks, sink{pos: pos, instr: instr, src: src, what: what})
+	f.sinks = append(f.sinks, sink{pos: pos, instr: instr, src: src})
 	return true
 }
 
