@@ -85,6 +85,18 @@ func (c *Controller) valueCopy(ns, name string) error {
 	return nil
 }
 
+// shallowCopy: *d copies the struct, not its maps.
+func (c *Controller) shallowCopy(ns, name string) error {
+	d, err := c.deploymentsLister.Deployments(ns).Get(name)
+	if err != nil {
+		return err
+	}
+	own := *d
+	own.Status.Replicas = 0          // the copy's own field: silent
+	own.Labels["copied"] = "shallow" // want `d from c\.deploymentsLister\.Deployments\(ns\)\.Get is modified \(own\.Labels\[\.\.\.\] = \.\.\.\)`
+	return nil
+}
+
 // retryClosure: the variable is captured, so SSA keeps it in memory; the
 // write before the copy is reported, the one after is not.
 func (c *Controller) retryClosure(ctx context.Context, ns, name string) error {
