@@ -20,7 +20,13 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 	recv, args := receiverAndArgs(common)
 	changed := false
 	if v := call.Value(); v != nil && f.sources {
-		if r, ok := kube.CacheReadOf(callee, typeOf(recv)); ok {
+		r, ok := kube.CacheReadOf(callee, typeOf(recv))
+		if !ok && callee != nil && recv != nil {
+			// A method promoted from an embedded lister (a struct that
+			// embeds listers.ResourceIndexer[T]): its declared receiver.
+			r, ok = kube.CacheReadOf(callee, callee.Type().(*types.Signature).Recv().Type())
+		}
+		if ok {
 			src := f.source(v, 0, func() *source { return &source{call: v, desc: f.a.callText(v), many: r.Many, param: -1} })
 			b := shared
 			if r.Many {
