@@ -23,7 +23,8 @@
 // and expansion methods such as GetPodReplicaSets), v0.37's generic
 // listers.ResourceIndexer[T], and cache.Store, cache.Indexer and
 // cache.TypedIndexer (Get, GetByKey, List, ByIndex, Index, ByTypedIndex),
-// including an informer's GetStore() and GetIndexer(); an untyped result
+// including an informer's GetStore() and GetIndexer(), and the dynamic
+// informers' dynamiclister (unstructured objects); an untyped result
 // is followed through its type assertion, a List result into its
 // elements. The analyzer reports, before any DeepCopy, DeepCopyObject or
 // DeepCopyInto of the object:

@@ -3,8 +3,12 @@ package kube
 import "go/types"
 
 // listersPkg holds client-go's generic listers.ResourceIndexer[T], which
-// every v0.37 generated lister embeds.
-const listersPkg = "k8s.io/client-go/listers"
+// every v0.37 generated lister embeds; DynamicListerPkg the listers of
+// dynamic informers, which serve *unstructured.Unstructured.
+const (
+	listersPkg       = "k8s.io/client-go/listers"
+	DynamicListerPkg = "k8s.io/client-go/dynamic/dynamiclister"
+)
 
 // CacheRead describes a call that returns objects an informer's cache
 // holds: not copies, the very objects every reader of the cache shares.
@@ -35,7 +39,8 @@ var cacheReadMethods = map[string]CacheRead{
 // listers.ResourceIndexer[T], and of cache.Store, cache.Indexer,
 // cache.TypedIndexer[T] and cache.GenericLister (Get, GetByKey, List,
 // ByIndex, Index, ...), whether the store comes from an informer's
-// GetStore/GetIndexer or a lister.
+// GetStore/GetIndexer or a lister, and of the dynamic informers'
+// dynamiclister.Lister and NamespaceLister (Get, List).
 //
 // controller-runtime's cached client is not a source: it copies objects
 // out of its cache.
@@ -47,11 +52,15 @@ func CacheReadOf(fn *types.Func, recv types.Type) (CacheRead, bool) {
 	if sig == nil || sig.Recv() == nil || sig.Results().Len() == 0 {
 		return CacheRead{}, false
 	}
-	path, _ := PathName(recv)
+	path, name := PathName(recv)
+	res := sig.Results().At(0).Type()
+	if path == DynamicListerPkg && (name == "Lister" || name == "NamespaceLister") {
+		r, ok := cacheReadMethods[fn.Name()]
+		return r, ok && (fn.Name() == "Get" || fn.Name() == "List")
+	}
 	if !IsLister(recv) && !Is(recv, listersPkg, "ResourceIndexer") {
 		return CacheRead{}, false
 	}
-	res := sig.Results().At(0).Type()
 	if path == CachePkg || path == listersPkg {
 		r, ok := cacheReadMethods[fn.Name()]
 		return r, ok && carriesObjects(res)

@@ -59,6 +59,9 @@ func TestCacheReadOf(t *testing.T) {
 		tc{"notResourceIndexer", "List", true, true},
 		tc{"notCRClient", "Get", false, false},
 		tc{"notCRClient", "List", false, false},
+		tc{"notDynamicLister", "List", true, true},
+		tc{"notDynamicLister", "Namespace", false, false},
+		tc{"notDynamicNSLister", "Get", true, false},
 	)
 	for fixture, cases := range map[string][]tc{"current": current, "legacy": common} {
 		scope := load(t, fixture).Types.Scope()

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic/dynamiclister"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
@@ -70,4 +71,6 @@ var (
 	notSetLabel         = metav1.SetMetaDataLabel
 	notAddFinalizer     = controllerutil.AddFinalizer
 	notSetNested        = unstructured.SetNestedField
+	notDynamicLister    dynamiclister.Lister
+	notDynamicNSLister  dynamiclister.NamespaceLister
 )
