@@ -104,7 +104,10 @@
 //     (they may write past its length, which no reader sees);
 //   - objects handed to event handlers (AddFunc, UpdateFunc, ...), and the
 //     callbacks of cache.ListAll: they are cached objects too, but the
-//     analyzer follows only explicit reads.
+//     analyzer follows only explicit reads;
+//   - objects read through a function of another package that wraps a
+//     lister, or passed to one that writes: each package is analysed on
+//     its own.
 //
 // Known limitation: a local slice or map counts as holding cached objects
 // once any is put in it, so an element replaced by its copy
