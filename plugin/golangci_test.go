@@ -27,7 +27,7 @@ import (
 
 // The analyzer fixtures, whose expectations name no analyzer (the directory
 // does), and the plugin's own fixture, whose expectations do.
-var fixturePackages = []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./golangci"}
+var fixturePackages = []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./golangci"}
 
 // Flags for every run: only the plugin, every finding (golangci-lint's
 // defaults drop repeated texts and all but one finding per line), as JSON.
