@@ -7,12 +7,13 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "cachemutation"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     name,
 	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
 	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/cachemutation.md",
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{kubessa.Analyzer},
 	Run:      directive.Honour(name, run),
 }
 
@@ -64,7 +65,10 @@ func run(pass *analysis.Pass) (any, error) {
 	if kube.LookupPackage(pass.Pkg, kube.CachePkg) == nil {
 		return nil, nil // no informer cache in sight
 	}
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := kubessa.Of(pass)
+	if ssaRes == nil {
+		return nil, nil // the package cannot use the Kubernetes APIs
+	}
 	a := &checker{
 		pass:   pass,
 		pkg:    ssaRes.Pkg,
@@ -76,11 +80,18 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn.Parent() != nil {
 			continue // analysed with the function that contains it
 		}
-		if f := a.sourceFlow(fn); f != nil {
-			a.report(f)
-		}
+		a.check(fn)
 	}
 	return nil, nil
+}
+
+// check reports the writes to cached objects that fn (with its closures)
+// makes.
+func (a *checker) check(fn *ssa.Function) {
+	defer crash.At(a.pass.Fset, fn.Pos())
+	if f := a.sourceFlow(fn); f != nil {
+		a.report(f)
+	}
 }
 
 // sourceFlow analyses fn (with its closures) from the cache reads it
