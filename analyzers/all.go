@@ -7,6 +7,7 @@ package analyzers
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
@@ -33,6 +34,7 @@ var entries = []entry{
 	{queuedone.Analyzer, queuedone.DocSource, nil},
 	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
 	{sharedowner.Analyzer, sharedowner.DocSource, nil},
+	{cachesync.Analyzer, cachesync.DocSource, nil},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

@@ -1,0 +1,18 @@
+// Package podcontroller is a controller of another package than its
+// caller's: it asks the Pod informer handle it is given for the informer.
+package podcontroller
+
+import (
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+type Controller struct {
+	pods       corelisters.PodLister
+	podsSynced cache.InformerSynced
+}
+
+func New(pods coreinformers.PodInformer) *Controller {
+	return &Controller{pods: pods.Lister(), podsSynced: pods.Informer().HasSynced}
+}
