@@ -14,3 +14,7 @@ func fixture(name string) string { return filepath.Join("..", "..", "testdata", 
 func TestCurrentClientGo(t *testing.T) {
 	analysistest.Run(t, fixture("current"), cachesync.Analyzer, "./cachesync")
 }
+
+func TestLegacyClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), cachesync.Analyzer, "./cachesync")
+}

@@ -1,6 +1,7 @@
 package cachesync
 
 import (
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -46,7 +47,7 @@ func (c *checker) launched(instr ssa.CallInstruction) *ssa.Function {
 	fn, _, args := callee(common)
 	if i, ok := kube.WorkerLauncher(fn); ok {
 		if i < len(args) {
-			return c.local(args[i])
+			return c.funcValue(args[i])
 		}
 		return nil
 	}
@@ -69,10 +70,92 @@ func (c *checker) plainCallee(instr ssa.Instruction) *ssa.Function {
 	return c.local(call.Common().Value)
 }
 
-// local is the package function (with a body) a function value runs.
+// funcValue is the package function a function value runs, also when the
+// value is made by a package function that returns a closure
+// (wait.UntilWithContext(ctx, rq.worker(rq.queue), time.Second)).
+func (c *checker) funcValue(v ssa.Value) *ssa.Function {
+	if fn := c.local(v); fn != nil {
+		return fn
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Common().IsInvoke() {
+		return nil
+	}
+	maker := c.local(call.Common().Value)
+	if maker == nil {
+		return nil
+	}
+	for _, b := range maker.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+			if fn := c.local(ret.Results[0]); fn != nil {
+				return fn
+			}
+		}
+	}
+	return nil
+}
+
+// local is the package function (with a body) a function value runs,
+// also when a closure calls another closure it captured
+// (resourcequota's worker calls its captured workFunc).
 func (c *checker) local(v ssa.Value) *ssa.Function {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if cell := captured(load.X); cell != nil {
+			return c.storedFunc(cell)
+		}
+	}
+	if b := captured(v); b != nil {
+		v = b
+	}
 	fn, _ := ssax.Func(c.pkg, v)
 	return fn
+}
+
+// captured returns the value a closure's free variable is bound to where
+// the closure is made, or nil.
+func captured(v ssa.Value) ssa.Value {
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		return nil
+	}
+	fn := fv.Parent()
+	idx := -1
+	for i, f := range fn.FreeVars {
+		if f == fv {
+			idx = i
+		}
+	}
+	if idx < 0 || fn.Parent() == nil {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
+				return mc.Bindings[idx]
+			}
+		}
+	}
+	return nil
+}
+
+// storedFunc is the one package function stored in a local cell (a
+// variable a closure captures), or nil.
+func (c *checker) storedFunc(cell ssa.Value) *ssa.Function {
+	alloc, ok := cell.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var found *ssa.Function
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			fn, _ := ssax.Func(c.pkg, st.Val)
+			if fn == nil || (found != nil && fn != found) {
+				return nil
+			}
+			found = fn
+		}
+	}
+	return found
 }
 
 // label names a function as its source does: c.runWorker for a method
