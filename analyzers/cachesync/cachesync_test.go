@@ -18,3 +18,11 @@ func TestCurrentClientGo(t *testing.T) {
 func TestLegacyClientGo(t *testing.T) {
 	analysistest.Run(t, fixture("legacy"), cachesync.Analyzer, "./cachesync")
 }
+
+// TestCallerWaits: a package that never mentions cache sync leaves the
+// wait to a caller the analyzer cannot see; its unguarded Run is not
+// reported (the same Run in a package that keeps HasSynced is, in
+// ./cachesync).
+func TestCallerWaits(t *testing.T) {
+	analysistest.Run(t, fixture("current"), cachesync.Analyzer, "./cachesync/callerwaits")
+}
