@@ -26,3 +26,11 @@ func TestLegacyClientGo(t *testing.T) {
 func TestCallerWaits(t *testing.T) {
 	analysistest.Run(t, fixture("current"), cachesync.Analyzer, "./cachesync/callerwaits")
 }
+
+// TestWaitAPI: a package whose exported WaitForCacheSync nothing in the
+// package calls leaves the wait to its caller, through that method (the
+// shape of k8s.io/apiserver's peerproxy): a Run that never waits is not
+// reported.
+func TestWaitAPI(t *testing.T) {
+	analysistest.Run(t, fixture("current"), cachesync.Analyzer, "./cachesync/waitapi")
+}

@@ -1,6 +1,9 @@
 package cachesync
 
 import (
+	"go/constant"
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
@@ -85,27 +88,60 @@ func (c *checker) guardOf(fn *ssa.Function) *guard {
 	return g
 }
 
-// isWait reports whether instr waits for informer caches: a client-go,
-// factory or controller-runtime cache wait, another package's helper that
-// is handed sync checks and returns a bool, or a package function that
-// waits on every path to its returns.
+// isWait reports whether instr waits for informer caches, or checks that
+// they have synced: a client-go, factory or controller-runtime cache
+// wait; a HasSynced call or a call of an InformerSynced value (a
+// hand-written polling loop, or an early return while unsynced); a call
+// given a closure that checks HasSynced (wait.PollUntil(..., synced));
+// another package's helper that is handed sync checks and returns a bool;
+// or a package function that waits on every path that returns success.
 func (c *checker) isWait(instr ssa.Instruction) bool {
 	call, ok := instr.(*ssa.Call)
 	if !ok {
 		return false
 	}
-	fn, recv, _ := callee(call.Common())
-	if kube.IsCacheSyncWait(fn, recvType(recv)) {
+	common := call.Common()
+	fn, recv, args := callee(common)
+	switch {
+	case kube.IsCacheSyncWait(fn, recvType(recv)), kube.IsHasSynced(fn):
 		return true
+	case fn == nil && kube.IsSyncCheck(common.Value.Type()):
+		return true // podsSynced()
+	case fn != nil && fn.Name() == "Done" && recv != nil && kube.IsSyncCheck(recv.Type()):
+		return true // <-checker.Done()
 	}
-	if local := c.local(call.Common().Value); local != nil {
+	if local := c.local(common.Value); local != nil {
 		return c.alwaysWaits(local)
+	}
+	for _, arg := range args {
+		if f := c.local(arg); f != nil && c.checksSync(f) {
+			return true
+		}
 	}
 	return fn != nil && fn.Pkg() != c.pkg.Pkg && kube.TakesSyncChecks(fn)
 }
 
-// alwaysWaits reports whether every path of fn to a return passes a
-// cache-sync wait (a waitForCaches helper).
+// checksSync reports whether a function (a poll condition) checks that
+// caches have synced.
+func (c *checker) checksSync(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			f, recv, _ := callee(call.Common())
+			if kube.IsCacheSyncWait(f, recvType(recv)) || kube.IsHasSynced(f) || f == nil && kube.IsSyncCheck(call.Common().Value.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// alwaysWaits reports whether every path of fn to a return of success
+// passes a cache-sync wait (a waitForCaches helper). A return of a
+// non-nil error or of false is a failure, which callers check.
 func (c *checker) alwaysWaits(fn *ssa.Function) bool {
 	if c.inTest(fn) {
 		return false
@@ -116,9 +152,36 @@ func (c *checker) alwaysWaits(fn *ssa.Function) bool {
 	}
 	waits := true
 	g.each(fn, func(instr ssa.Instruction) {
-		if _, ok := instr.(*ssa.Return); ok {
+		if ret, ok := instr.(*ssa.Return); ok && !failure(ret) {
 			waits = false
 		}
 	})
 	return waits
+}
+
+// failure reports whether a return reports failure: an error result that
+// is not the constant nil, or a constant false bool result.
+func failure(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		t := r.Type()
+		k, isConst := r.(*ssa.Const)
+		switch {
+		case types.Identical(t, errorType):
+			if !isConst || !k.IsNil() {
+				return true
+			}
+		case isBool(t):
+			if isConst && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
