@@ -24,15 +24,22 @@
 // JitterUntil*, BackoffUntil* or Forever, of wait.Group's Start*, of
 // sync.WaitGroup's Go or of errgroup's Go, whose function is a worker loop:
 // it takes items from a client-go work queue (Get), itself or through the
-// package's functions, method values and closures, and what it runs reads a
-// lister, informer or informer factory. Starts in package helpers
-// (startWorkers, a go func() wrapping wait.Until) count where the helper is
-// called. Waits are cache.WaitForCacheSync, WaitForNamedCacheSync,
-// WaitForNamedCacheSyncWithContext and WaitFor, the factories'
+// package's functions, method values and closures (also a closure a
+// package function returns), and what it runs reads a lister, informer or
+// informer factory. Starts in package helpers (startWorkers, a go func()
+// wrapping wait.Until, a Run started by another function) count where the
+// helper is called or started.
+//
+// Waits are cache.WaitForCacheSync, WaitForNamedCacheSync,
+// WaitForNamedCacheSyncWithContext and WaitFor; the factories'
 // WaitForCacheSync (typed, dynamic, metadata and generated; they return a
-// map, which need not be checked), controller-runtime's cache
-// WaitForCacheSync, another package's helper given HasSynced functions that
-// returns a bool, and a package function that waits on every path.
+// map, which need not be checked); controller-runtime's cache
+// WaitForCacheSync; a check of an informer's HasSynced, of an
+// InformerSynced value or of a DoneChecker (a hand-written polling loop,
+// a wait.PollUntil* whose condition checks it); another package's helper
+// given HasSynced functions that returns a bool; and a package function
+// that waits on every path that returns success (a return of a non-nil
+// error or of false is a failure, which the caller checks).
 //
 // The second check is about informer factories (typed, dynamic, metadata,
 // generated): Start runs only the informers requested before it. An
@@ -91,16 +98,22 @@
 // # Not reported
 //
 //   - goroutines that are not worker loops: event broadcasters, metrics and
-//     health servers, informer.Run, factory.Start;
+//     health servers, informer.Run, factory.Start, and periodic loops that
+//     take no work-queue items (a lister-scanning cleanup every minute);
 //   - workers that read no informer cache (a queue drained into API calls),
 //     or only stores the package builds itself (cache.NewStore);
 //   - starts in functions the package calls itself, when the caller waits
-//     first; workers that wait for the caches themselves before their Get;
+//     first; workers that wait for, or check, the caches themselves before
+//     their Get;
 //   - a wait that fails and is followed by starting workers anyway: the wait
-//     still counts (kubernetes' garbage collector proceeds on purpose);
+//     still counts (kubernetes' garbage collector proceeds on purpose when
+//     its initial sync times out, and a worker started on a closed stop
+//     channel does not run);
 //   - packages that never wait, never mention HasSynced and start no
-//     informers: their caller (a main waiting on the factory before Run) is
-//     out of sight, so the analyzer assumes it waits;
+//     informers, and methods that never wait on a type that offers its
+//     caller an exported wait method (WaitForCacheSync next to Run): the
+//     caller (a main waiting on the factory before Run) is out of sight,
+//     so the analyzer assumes it waits;
 //   - controller-runtime reconcilers: the manager syncs caches first;
 //   - an informer requested after Start that the package also requests
 //     elsewhere (it may have been created before Start), or after which
