@@ -60,7 +60,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.scanFields()
-	if kube.LookupPackage(pass.Pkg, kube.WorkqueuePkg) != nil && c.ownsSync() {
+	if kube.LookupPackage(pass.Pkg, kube.WorkqueuePkg) != nil {
 		c.checkWorkers()
 	}
 	c.checkFactories()
@@ -74,13 +74,14 @@ func run(pass *analysis.Pass) (any, error) {
 func (c *checker) checkWorkers() {
 	referenced := c.referenced()
 	api := c.waitAPIs(referenced)
+	owners := c.syncOwners()
 	for _, fn := range c.funcs {
 		if referenced[fn] {
 			continue
 		}
 		waits := c.guardOf(fn).waits
-		if !waits && api[recvNamed(fn)] {
-			continue // the caller is to call the type's wait method first
+		if !waits && (api[recvNamed(fn)] || !owners.owns(fn)) {
+			continue // the caller is to wait first
 		}
 		seen := make(map[ssa.Instruction]bool)
 		for _, s := range c.startsOf(fn) {
@@ -196,45 +197,6 @@ func (c *checker) launches(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 					return true
 				}
 				if h := c.plainCallee(x); h != nil && c.launches(h, seen) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// ownsSync reports whether the package takes care of its caches' sync
-// itself: it waits for a cache somewhere, mentions an informer's
-// HasSynced, or starts informers. A package that does none of these leaves
-// the wait to its caller (a main that waits on the factory before calling
-// Run), which the analyzer cannot see.
-func (c *checker) ownsSync() bool {
-	for _, fn := range c.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if c.isWait(instr) {
-					return true
-				}
-				var ops []*ssa.Value
-				for _, op := range instr.Operands(ops) {
-					if op == nil || *op == nil {
-						continue
-					}
-					if m, ok := (*op).(*ssa.MakeClosure); ok {
-						if f, ok := m.Fn.(*ssa.Function); ok && f.Synthetic != "" {
-							if obj, ok := f.Object().(*types.Func); ok && kube.IsHasSynced(obj) {
-								return true // informer.HasSynced as a value
-							}
-						}
-					}
-				}
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				fn, recv, _ := callee(call.Common())
-				if kube.IsHasSynced(fn) || kube.IsFactoryStart(fn, recvType(recv)) || kube.IsInformerRun(fn, recvType(recv)) {
 					return true
 				}
 			}

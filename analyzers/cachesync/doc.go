@@ -109,11 +109,15 @@
 //     still counts (kubernetes' garbage collector proceeds on purpose when
 //     its initial sync times out, and a worker started on a closed stop
 //     channel does not run);
-//   - packages that never wait, never mention HasSynced and start no
-//     informers, and methods that never wait on a type that offers its
-//     caller an exported wait method (WaitForCacheSync next to Run): the
-//     caller (a main waiting on the factory before Run) is out of sight,
-//     so the analyzer assumes it waits;
+//   - a Run that never waits, of a controller type that keeps no HasSynced
+//     (no cache.InformerSynced or DoneChecker field) and whose methods and
+//     constructors never wait, check HasSynced or start informers, or of a
+//     type that offers its caller an exported wait method (WaitForCacheSync
+//     next to Run); for functions that are not methods, of a package that
+//     does none of these: the caller (a main that waits on the factory
+//     before it runs the controllers, as kyverno's and
+//     external-provisioner's do) is out of sight, so the analyzer assumes
+//     it waits;
 //   - controller-runtime reconcilers: the manager syncs caches first;
 //   - an informer requested after Start that the package also requests
 //     elsewhere (it may have been created before Start), or after which
