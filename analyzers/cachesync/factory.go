@@ -24,6 +24,8 @@ type request struct {
 	res  string          // the resource, to match other requests of it ("" when unknown)
 	// handover is true for a handle passed to another package's function.
 	handover bool
+	// key is the factory asked, as seen in fn (see factoryKey).
+	key any
 }
 
 // checkFactories reports informers requested from a factory after its
@@ -37,6 +39,8 @@ func (c *checker) checkFactories() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if r, ok := c.directRequest(instr, nil); ok {
+					all = append(all, r)
+				} else if r, ok := handle(instr); ok {
 					all = append(all, r)
 				}
 			}
@@ -91,7 +95,10 @@ func (c *checker) checkStart(fn *ssa.Function, startAt ssa.Instruction, key any,
 	}
 	reported := make(map[ssa.Instruction]bool)
 	for _, f := range finds {
-		if reported[f.via] || c.restarted(f.via, key) || requestedElsewhere(f.req, all, after.set, reached) {
+		if reported[f.via] || c.restarted(f.via, key) || c.runs(f.req.at) {
+			continue
+		}
+		if c.requestedElsewhere(f.req, all, fn, key, after.set, reached) {
 			continue
 		}
 		reported[f.via] = true
@@ -141,7 +148,7 @@ func (c *checker) directRequest(instr ssa.Instruction, key any) (request, bool) 
 	if key != nil && !derived(recv, key) {
 		return request{}, false
 	}
-	r := request{at: instr, fn: instr.Parent()}
+	r := request{at: instr, fn: instr.Parent(), key: chainKey(recv)}
 	switch fn.Name() {
 	case "InformerFor":
 		if len(args) > 0 {
@@ -260,18 +267,140 @@ func (c *checker) restarted(instr ssa.Instruction, key any) bool {
 }
 
 // requestedElsewhere reports whether the package asks for the same informer
-// somewhere else than after this Start: there it may have been created
-// before Start, and this request only returns it.
-func requestedElsewhere(r request, all []request, after map[ssa.Instruction]bool, reached map[*ssa.Function]bool) bool {
+// of the same factory somewhere else than after this Start (in fn before
+// it, in a function fn calls before it, or, for a factory fn is given or
+// keeps in a field, anywhere in the package): there it may have been
+// created before Start, and this request only returns it. Obtaining the
+// per-resource handle counts as asking (it is handed to a constructor).
+func (c *checker) requestedElsewhere(r request, all []request, fn *ssa.Function, key any, after map[ssa.Instruction]bool, reached map[*ssa.Function]bool) bool {
+	var before map[*ssa.Function]bool
 	for _, o := range all {
 		if o.at == r.at || after[o.at] || reached[o.fn] {
 			continue
 		}
-		if r.res == "" || o.res == "" || o.res == r.res {
-			return true
+		if r.res != "" && o.res != "" && o.res != r.res {
+			continue
 		}
+		switch {
+		case o.fn == fn:
+			if o.key != key {
+				continue
+			}
+		case isLocal(key):
+			if before == nil {
+				before = c.calledBefore(fn, after)
+			}
+			if !before[o.fn] {
+				continue // another function cannot see fn's own factory
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// isLocal reports whether a factory key is a value of the function itself
+// (made there), not a parameter, a field or a package variable.
+func isLocal(key any) bool {
+	switch key.(type) {
+	case *types.Var, *ssa.Parameter, *ssa.Global, *ssa.FreeVar:
+		return false
+	}
+	return true
+}
+
+// calledBefore returns the package functions fn calls, directly or a few
+// calls deep, at instructions that do not follow the Start.
+func (c *checker) calledBefore(fn *ssa.Function, after map[ssa.Instruction]bool) map[*ssa.Function]bool {
+	out := make(map[*ssa.Function]bool)
+	var visit func(f *ssa.Function, depth int, top bool)
+	visit = func(f *ssa.Function, depth int, top bool) {
+		if depth == 0 {
+			return
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || top && after[instr] {
+					continue
+				}
+				if h := c.local(call.Common().Value); h != nil && !out[h] {
+					out[h] = true
+					visit(h, depth-1, false)
+				}
+			}
+		}
+	}
+	visit(fn, maxRequestDepth, true)
+	return out
+}
+
+// handle recognises a call that obtains a per-resource informer handle
+// from a factory (factory.Core().V1().Pods()).
+func handle(instr ssa.Instruction) (request, bool) {
+	call, ok := instr.(*ssa.Call)
+	if !ok || !kube.IsResourceInformer(call.Type()) {
+		return request{}, false
+	}
+	_, recv, _ := callee(call.Common())
+	obj := kube.ObjectOf(call.Type())
+	if recv == nil || obj == nil {
+		return request{}, false
+	}
+	return request{at: instr, fn: instr.Parent(), res: kube.ObjectKey(obj), key: chainKey(recv)}, true
+}
+
+// chainKey is the factory a handle chain starts from (the receiver of
+// Core() in factory.Core().V1().Pods()), as a factory key.
+func chainKey(v ssa.Value) any {
+	for range 8 {
+		v = unconvert(v)
+		call, ok := v.(*ssa.Call)
+		if !ok || !(kube.IsFactoryAccessor(call.Type()) || kube.IsResourceInformer(call.Type())) {
+			break
+		}
+		_, recv, _ := callee(call.Common())
+		if recv == nil {
+			break
+		}
+		v = recv
+	}
+	return factoryKey(v)
+}
+
+// runs reports whether the informer a request returns is run directly
+// (go informer.Run(stopCh)): then it does not need the factory's Start.
+func (c *checker) runs(at ssa.Instruction) bool {
+	v, ok := at.(ssa.Value)
+	if !ok {
+		return false
+	}
+	seen := map[ssa.Value]bool{}
+	var uses func(v ssa.Value) bool
+	uses = func(v ssa.Value) bool {
+		if seen[v] || v.Referrers() == nil {
+			return false
+		}
+		seen[v] = true
+		for _, ref := range *v.Referrers() {
+			switch r := ref.(type) {
+			case ssa.CallInstruction:
+				if fn, recv, _ := callee(r.Common()); recv == v && kube.IsInformerRun(fn, recvType(recv)) {
+					return true
+				}
+			case *ssa.ChangeInterface:
+				if uses(r) {
+					return true
+				}
+			case *ssa.MakeInterface:
+				if uses(r) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return uses(v)
 }
 
 // instrs is a set of instructions in a stable order.

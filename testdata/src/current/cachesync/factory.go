@@ -111,3 +111,33 @@ func (m *Manager) StartInOrder(ctx context.Context) {
 func (m *Manager) watchNodes() {
 	m.factory.Core().V1().Nodes().Informer()
 }
+
+// HandedBefore hands the Namespace informer handle to another package's
+// constructor before Start, then reads its lister after Start: the
+// informer exists and runs. Silent.
+func HandedBefore(ctx context.Context, client kubernetes.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	podcontroller.NewNamespaces(factory.Core().V1().Namespaces())
+	factory.Start(ctx.Done())
+	_ = factory.Core().V1().Namespaces().Lister()
+}
+
+// SetUpBefore asks for the informer in a helper before Start. Silent.
+func SetUpBefore(ctx context.Context, client kubernetes.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	watchVolumes(factory)
+	factory.Start(ctx.Done())
+	_ = factory.Core().V1().PersistentVolumes().Lister()
+}
+
+func watchVolumes(factory informers.SharedInformerFactory) {
+	factory.Core().V1().PersistentVolumes().Informer()
+}
+
+// RunsItself asks for an informer after Start and runs it itself. Silent.
+func RunsItself(ctx context.Context, factory informers.SharedInformerFactory) {
+	factory.Start(ctx.Done())
+	informer := factory.Core().V1().LimitRanges().Informer()
+	go informer.Run(ctx.Done())
+	cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
+}

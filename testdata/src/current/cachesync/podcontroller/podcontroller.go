@@ -16,3 +16,12 @@ type Controller struct {
 func New(pods coreinformers.PodInformer) *Controller {
 	return &Controller{pods: pods.Lister(), podsSynced: pods.Informer().HasSynced}
 }
+
+// Namespaces keeps a Namespace lister.
+type Namespaces struct {
+	namespaces corelisters.NamespaceLister
+}
+
+func NewNamespaces(namespaces coreinformers.NamespaceInformer) *Namespaces {
+	return &Namespaces{namespaces: namespaces.Lister()}
+}
