@@ -102,7 +102,7 @@ func (c *checker) message(fn *ssa.Function, s start, waits bool) string {
 	what := worker + " starts"
 	if s.at != s.launch {
 		if by := c.startedBy(s.at); by != nil && by.Parent() == nil {
-			what = fmt.Sprintf("%s starts %s (line %d)", label(by), worker, c.line(s.launch))
+			what = fmt.Sprintf("%s starts %s (line %d)", typeLabel(by), worker, c.line(s.launch))
 		} else {
 			what = fmt.Sprintf("%s (line %d) starts", worker, c.line(s.launch))
 		}

@@ -171,6 +171,16 @@ func label(fn *ssa.Function) string {
 	return fn.Name()
 }
 
+// typeLabel names a package function for a caller, which may spell its
+// receiver differently: Controller.Run for a method, the name for a
+// function.
+func typeLabel(fn *ssa.Function) string {
+	if t := recvNamed(fn); t != nil {
+		return t.Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}
+
 // root is the package function a func literal is written in.
 func root(fn *ssa.Function) *ssa.Function {
 	for fn.Parent() != nil {

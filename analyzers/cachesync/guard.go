@@ -20,21 +20,6 @@ type guard struct {
 	waits bool // the function waits somewhere
 }
 
-// unguarded reports whether instr can run before any cache-sync wait.
-func (g *guard) unguarded(instr ssa.Instruction) bool {
-	b := instr.Block()
-	limit, ok := g.limit[b]
-	if !ok {
-		return false
-	}
-	for i := 0; i < limit; i++ {
-		if b.Instrs[i] == instr {
-			return true
-		}
-	}
-	return false
-}
-
 // each calls f for every unguarded instruction, in block order.
 func (g *guard) each(fn *ssa.Function, f func(ssa.Instruction)) {
 	for _, b := range fn.Blocks {

@@ -175,7 +175,7 @@ func (c *Controller) RunHelperAfter(ctx context.Context, workers int) {
 
 // RunHelperBefore starts them before waiting: reported at the call.
 func (c *Controller) RunHelperBefore(ctx context.Context, workers int) {
-	c.startWorkers(ctx, workers) // want `c.startWorkers starts worker c.runWorker \(line \d+\) on a path that skips the cache-sync wait`
+	c.startWorkers(ctx, workers) // want `Controller.startWorkers starts worker c.runWorker \(line \d+\) on a path that skips the cache-sync wait`
 	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.deploymentsSynced) {
 		return
 	}
@@ -212,7 +212,7 @@ func (c *Controller) runInner(ctx context.Context) {
 }
 
 func StartUnsynced(ctx context.Context, c *Controller) {
-	go c.runInner(ctx) // want `c.runInner starts worker c.runWorker \(line \d+\) before`
+	go c.runInner(ctx) // want `Controller.runInner starts worker c.runWorker \(line \d+\) before`
 }
 
 func StartSynced(ctx context.Context, c *Controller) {
