@@ -1,11 +1,13 @@
 package cachesync
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // owners says who in a package takes care of the caches' sync: a
@@ -114,6 +116,60 @@ func (c *checker) mentionsSync(fn *ssa.Function) bool {
 			f, recv, _ := callee(call.Common())
 			if kube.IsHasSynced(f) || kube.IsFactoryStart(f, recvType(recv)) || kube.IsInformerRun(f, recvType(recv)) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitAPIs returns the types with an exported method that waits for the
+// caches, starts nothing and that nothing in the package calls (a
+// WaitForCacheSync method next to RunWorkers): such a type leaves the wait
+// to its caller, through that method.
+func (c *checker) waitAPIs(referenced map[*ssa.Function]bool) map[*types.TypeName]bool {
+	out := make(map[*types.TypeName]bool)
+	for _, fn := range c.funcs {
+		recv := recvNamed(fn)
+		if recv == nil || referenced[fn] || !token.IsExported(fn.Name()) {
+			continue
+		}
+		if c.alwaysWaits(fn) && !c.launches(fn, map[*ssa.Function]bool{}) {
+			out[recv] = true
+		}
+	}
+	return out
+}
+
+// recvNamed is the named type of a method's receiver, or nil.
+func recvNamed(fn *ssa.Function) *types.TypeName {
+	if fn.Signature.Recv() == nil {
+		return nil
+	}
+	if n := kube.Named(fn.Signature.Recv().Type()); n != nil {
+		return n.Obj()
+	}
+	return nil
+}
+
+// launches reports whether fn, or a package function it calls, has a go
+// statement or a launcher call.
+func (c *checker) launches(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
+	if seen[fn] {
+		return false
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Go:
+				return true
+			case *ssa.Call:
+				if _, ok := kube.WorkerLauncher(ssax.Callee(x.Common())); ok {
+					return true
+				}
+				if h := c.plainCallee(x); h != nil && c.launches(h, seen) {
+					return true
+				}
 			}
 		}
 	}
