@@ -119,9 +119,13 @@
 //     external-provisioner's do) is out of sight, so the analyzer assumes
 //     it waits;
 //   - controller-runtime reconcilers: the manager syncs caches first;
-//   - an informer requested after Start that the package also requests
-//     elsewhere (it may have been created before Start), or after which
-//     Start is called again (kube-controller-manager's late informers);
+//   - an informer requested after Start that may have been created before
+//     it: the same factory's informer or handle for that resource is asked
+//     for before Start, or elsewhere in the package for a factory the
+//     function is given or keeps in a field, or the factory was handed to
+//     another package's code or stored before Start; and a late informer
+//     after which Start is called again (kube-controller-manager's late
+//     informers) or which is run directly (go informer.Run);
 //   - test files: tests start controllers on fake informers on purpose.
 package cachesync
 

@@ -55,6 +55,9 @@ func (c *checker) checkFactories() {
 // instr.
 func (c *checker) checkStart(fn *ssa.Function, startAt ssa.Instruction, key any, all []request) {
 	after := reachableAfter(startAt)
+	if c.escapesBefore(fn, key, after.set) {
+		return // code out of sight may have asked for anything before Start
+	}
 	type found struct {
 		via ssa.Instruction // the instruction of fn after Start
 		req request
@@ -164,6 +167,38 @@ func (c *checker) requestedElsewhere(r request, all []request, fn *ssa.Function,
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// escapesBefore reports whether fn hands the factory (or a handle from
+// it) to code the analyzer does not follow before the Start: another
+// package's function (kube-controller-manager's constructors take the
+// factory), or a struct field or package variable. That code may have
+// asked for any informer before Start.
+func (c *checker) escapesBefore(fn *ssa.Function, key any, after map[ssa.Instruction]bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if after[instr] {
+				continue
+			}
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				if c.local(x.Common().Value) != nil {
+					continue // followed: calledBefore
+				}
+				_, _, args := callee(x.Common())
+				for _, arg := range args {
+					if derived(arg, key) {
+						return true
+					}
+				}
+			case *ssa.Store:
+				if _, isCell := x.Addr.(*ssa.Alloc); !isCell && derived(x.Val, key) {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -141,3 +141,13 @@ func RunsItself(ctx context.Context, factory informers.SharedInformerFactory) {
 	go informer.Run(ctx.Done())
 	cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
 }
+
+// FactoryHandedBefore gives the factory itself to another package's
+// constructor before Start; that constructor may have asked for any
+// informer, so reading a lister after Start is not reported. Silent.
+func FactoryHandedBefore(ctx context.Context, client kubernetes.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	podcontroller.NewVolumes(factory)
+	factory.Start(ctx.Done())
+	_ = factory.Core().V1().ReplicationControllers().Lister()
+}

@@ -3,6 +3,7 @@
 package podcontroller
 
 import (
+	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -24,4 +25,13 @@ type Namespaces struct {
 
 func NewNamespaces(namespaces coreinformers.NamespaceInformer) *Namespaces {
 	return &Namespaces{namespaces: namespaces.Lister()}
+}
+
+// Volumes asks the factory it is given for the informers it needs.
+type Volumes struct {
+	volumes corelisters.PersistentVolumeLister
+}
+
+func NewVolumes(factory informers.SharedInformerFactory) *Volumes {
+	return &Volumes{volumes: factory.Core().V1().PersistentVolumes().Lister()}
 }
