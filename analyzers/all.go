@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
+	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
@@ -35,6 +36,7 @@ var entries = []entry{
 	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
 	{sharedowner.Analyzer, sharedowner.DocSource, nil},
 	{cachemutation.Analyzer, cachemutation.DocSource, nil},
+	{cachesync.Analyzer, cachesync.DocSource, nil},
 }
 
 // All returns every ctrllint analyzer, in a stable order.
