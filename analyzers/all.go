@@ -7,6 +7,8 @@ package analyzers
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
+	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
@@ -34,6 +36,8 @@ var entries = []entry{
 	{queuedone.Analyzer, queuedone.DocSource, nil},
 	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
 	{sharedowner.Analyzer, sharedowner.DocSource, nil},
+	{cachemutation.Analyzer, cachemutation.DocSource, nil},
+	{cachesync.Analyzer, cachesync.DocSource, nil},
 	{statusupdate.Analyzer, statusupdate.DocSource, nil},
 }
 

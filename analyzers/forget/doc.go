@@ -103,8 +103,10 @@
 //   - the fall-through of a switch whose cases cover every value the switched
 //     expression can take (a helper that only returns forgetItem or
 //     requeueItem, or every constant of a package-defined type);
-//   - a key whose comma-ok type assertion fails: a key of an unexpected type
-//     was never rate-limited by the code that asserts it;
+//   - a key whose comma-ok type assertion fails, or that
+//     cache.SplitMetaNamespaceKey or cache.ParseObjectName rejects: a
+//     malformed key fails the same way every time, before the code could
+//     rate-limit it, so it has no limiter entry to forget;
 //   - queues built with a rate limiter of the package whose Forget does
 //     nothing (a fixed-interval limiter keeps no per-key state).
 //

@@ -1,6 +1,8 @@
 package listerbypass
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
@@ -17,9 +19,52 @@ import (
 //   - a double-check: the same function also reads that resource from its
 //     cache (a lister, or an untyped store or mutation cache that may hold
 //     it), so the live read is a fallback on a cache miss or a confirmation
-//     the cache cannot give.
-func deliberate(fn *ssa.Function, r read) bool {
-	return feedsWrite(fn, r) || readsCacheToo(fn, r)
+//     the cache cannot give — or a caller does, itself or through a helper
+//     next to the read's function (kubernetes' pvcprotection: askInformer,
+//     then askAPIServer);
+//   - a confirmation (confirm.go).
+func deliberate(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
+	return feedsWrite(fn, r) || readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || confirms(fn, r)
+}
+
+// callersOf maps each function of the package to the package functions that
+// call it statically.
+func callersOf(fns []*ssa.Function) map[*ssa.Function][]*ssa.Function {
+	callers := make(map[*ssa.Function][]*ssa.Function)
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg {
+						callers[callee] = append(callers[callee], fn)
+					}
+				}
+			}
+		}
+	}
+	return callers
+}
+
+// callerReadsCache reports whether a caller of fn reads the read's resource
+// from its cache, directly or in another package helper it calls.
+func callerReadsCache(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
+	for _, caller := range callers[fn] {
+		if readsCacheToo(caller, r) {
+			return true
+		}
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if sib := call.Common().StaticCallee(); sib != nil && sib != fn && sib.Pkg == fn.Pkg && readsCacheToo(sib, r) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // feedsWrite reports whether a value computed from the read's result is
@@ -60,6 +105,9 @@ func writes(fn *ssa.Function, seeds []ssa.Value, depth int, seen map[*ssa.Functi
 				continue
 			}
 			callee := common.StaticCallee()
+			if callee != nil && callee.Pkg != fn.Pkg && writesThrough(common, derived) {
+				return true
+			}
 			if callee == nil || callee.Pkg != fn.Pkg || callee.Blocks == nil || depth >= 3 || seen[callee] {
 				continue
 			}
@@ -78,6 +126,30 @@ func writes(fn *ssa.Function, seeds []ssa.Value, depth int, seen map[*ssa.Functi
 		}
 	}
 	return false
+}
+
+// writesThrough reports whether a call to another package's function
+// hands it a derived value to write: the function is named for a write
+// (PatchVolumeSnapshotContent, UpdateStatus...) or is given a client too
+// (external-snapshotter's utils.PatchVolumeSnapshotContent(obj, patches,
+// clientset, "status")).
+func writesThrough(common *ssa.CallCommon, derived map[ssa.Value]bool) bool {
+	passes, client := false, false
+	for _, arg := range common.Args {
+		passes = passes || derived[arg]
+		t := arg.Type()
+		client = client || kube.IsClientset(t) || kube.IsTypedResourceClient(t) || kube.IsCRReader(t)
+	}
+	if !passes {
+		return false
+	}
+	name := common.StaticCallee().Name()
+	for _, verb := range []string{"Patch", "Update", "Create", "Delete", "Apply"} {
+		if strings.HasPrefix(name, verb) {
+			return true
+		}
+	}
+	return client
 }
 
 // slice is the forward slice of seeds in fn: every value computed from a

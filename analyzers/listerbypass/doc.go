@@ -77,10 +77,18 @@
 //   - read-modify-write without those helpers: a read whose result (or
 //     anything computed from it) reaches a client write — Update,
 //     UpdateStatus, Patch, Delete — in the same function or a package helper
-//     it is passed to;
+//     it is passed to, or is handed to another package's helper named for a
+//     write (PatchStatus, UpdateObject...) or given a client as well;
 //   - double-checks: a live read in a function that also reads the same
 //     resource from its cache (a lister, or an untyped store or mutation
-//     cache), as a fallback on a cache miss or a confirmation;
+//     cache), or whose caller does (itself or in another helper it calls),
+//     as a fallback on a cache miss or a confirmation;
+//   - confirmations a lagging cache cannot give, before acting on them:
+//     an existence probe (`_, err := ...Get(...)` with the error tested by
+//     apierrors.IsNotFound), a read whose result decides whether the same
+//     resource is then created, updated, patched or deleted (in the function
+//     or a package helper), and a read whose failure branch goes on to a
+//     write instead of returning (the absence is the answer);
 //   - set-up code that runs before informers exist: functions that are not
 //     reachable from a worker loop or a Reconcile method;
 //   - resources the package does not cache: there is no lister to use

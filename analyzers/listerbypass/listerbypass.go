@@ -5,12 +5,13 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "listerbypass"
@@ -30,7 +31,7 @@ func New() *analysis.Analyzer {
 		Name:     name,
 		Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
 		URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/listerbypass.md",
-		Requires: []*analysis.Analyzer{buildssa.Analyzer},
+		Requires: []*analysis.Analyzer{kubessa.Analyzer},
 		Run:      directive.Honour(name, func(pass *analysis.Pass) (any, error) { return run(pass, all) }),
 	}
 	a.Flags.BoolVar(&all, "all", false, "also report reads of resources the controller does not cache")
@@ -41,32 +42,42 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 	if kube.LookupPackage(pass.Pkg, "k8s.io/apimachinery/pkg/apis/meta/v1") == nil {
 		return nil, nil // no Kubernetes API in sight
 	}
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := kubessa.Of(pass)
+	if ssaRes == nil {
+		return nil, nil // the package cannot use the Kubernetes APIs
+	}
 	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
 	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs)
+	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.SrcFuncs {
 		if !onPath[fn] {
 			continue // set-up code, or not a controller at all
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				r, ok := readOf(instr, caches)
-				if !ok || !(caches.cached(r) || all && r.kind == typedRead) {
-					continue
-				}
-				if deliberate(fn, r) {
-					continue // read-modify-write, or a double-check of the cache
-				}
-				c := caches.cached(r)
-				d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, caches, c)}
-				if fix := listerFix(pass, fn, r, caches); fix != nil {
-					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-				}
-				pass.Report(d)
-			}
-		}
+		checkReads(pass, fn, caches, callers, all)
 	}
 	return nil, nil
+}
+
+// checkReads reports the reads of fn that bypass a cache.
+func checkReads(pass *analysis.Pass, fn *ssa.Function, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
+	defer crash.At(pass.Fset, fn.Pos())
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			r, ok := readOf(instr, caches)
+			if !ok || !(caches.cached(r) || all && r.kind == typedRead) {
+				continue
+			}
+			if deliberate(fn, r, callers) {
+				continue // read-modify-write, or a double-check of the cache
+			}
+			c := caches.cached(r)
+			d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, caches, c)}
+			if fix := listerFix(pass, fn, r, caches); fix != nil {
+				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			}
+			pass.Report(d)
+		}
+	}
 }
 
 // message names the resource and the cache to read from instead.

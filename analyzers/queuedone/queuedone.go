@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 )
 
@@ -19,7 +19,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     name,
 	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
 	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/queuedone.md",
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{kubessa.Analyzer},
 	Run:      directive.Honour(name, run),
 }
 
@@ -29,7 +29,10 @@ func run(pass *analysis.Pass) (any, error) {
 	if kube.LookupPackage(pass.Pkg, kube.WorkqueuePkg) == nil {
 		return nil, nil // no workqueue in sight
 	}
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := kubessa.Of(pass)
+	if ssaRes == nil {
+		return nil, nil // the package cannot use the Kubernetes APIs
+	}
 	a := keyflow.New(ssaRes.Pkg)
 	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", nil) {
 		where := f.Where()

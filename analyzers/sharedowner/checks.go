@@ -35,7 +35,7 @@ func (c *checker) check(s setting) {
 			child, owner, child)
 		return // name and namespace add nothing to that
 	}
-	if len(s.child.generateName) == 0 && len(s.child.name) > 0 && allConstant(pass, s.child.name) {
+	if len(s.child.generateName) == 0 && len(s.child.name) > 0 && allConstant(pass, s.child.name) && !c.inOwnersNamespace(s) {
 		c.report(s.at, "owned %s has the fixed name %s: every %s claims the same object, and deleting any one of them makes the garbage collector delete it for all",
 			child, describe(pass, s.child.name[0]), owner)
 	}
@@ -75,6 +75,33 @@ func (c *checker) foreignNamespace(ns ast.Expr, owner ast.Expr) string {
 		return "" // the owner's own namespace
 	}
 	return "the namespace of " + id.Name
+}
+
+// inOwnersNamespace reports whether the child is placed in the namespace
+// its owner is: a Namespace owning objects inside itself (knative's
+// per-namespace "serving-certs" Certificate). Each owner then has its own
+// object of that fixed name; none is shared.
+func (c *checker) inOwnersNamespace(s setting) bool {
+	oid := ssax.RootIdent(s.owner)
+	if oid == nil || len(s.child.namespace) == 0 {
+		return false
+	}
+	owner := c.pass.TypesInfo.Uses[oid]
+	for _, ns := range s.child.namespace {
+		ns = ast.Unparen(ns)
+		if call, ok := ns.(*ast.CallExpr); ok && len(call.Args) == 0 {
+			ns = call.Fun // owner.GetName()
+		}
+		sel, ok := ns.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Name" && sel.Sel.Name != "GetName" {
+			return false
+		}
+		id := ssax.RootIdent(sel.X)
+		if id == nil || c.pass.TypesInfo.Uses[id] != owner {
+			return false
+		}
+	}
+	return true
 }
 
 // allConstant reports whether every expression is a constant string or a

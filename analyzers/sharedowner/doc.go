@@ -93,6 +93,8 @@
 //   - children in their owner's namespace, in a namespace held in a plain
 //     variable or a request (req.Namespace), or with no namespace;
 //   - namespaced children of cluster-scoped owners (allowed);
+//   - a child of fixed name that a Namespace owns inside itself (Namespace:
+//     ns.Name): each Namespace has its own;
 //   - owners and children of unknown scope (interfaces, unstructured objects,
 //     custom types without kubebuilder markers);
 //   - owner references that name no owner variable (an OwnerReference

@@ -13,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "sharedowner"
@@ -56,13 +57,19 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil {
 			continue
 		}
-		c := &checker{pass: pass, objs: collectObjects(pass, body)}
-		c.claims = claimChecks(pass, body)
-		for _, s := range c.settings(body) {
-			c.check(s)
-		}
+		checkFunc(pass, body)
 	}
 	return nil, nil
+}
+
+// checkFunc checks the owner references one function body sets.
+func checkFunc(pass *analysis.Pass, body *ast.BlockStmt) {
+	defer crash.At(pass.Fset, body.Pos())
+	c := &checker{pass: pass, objs: collectObjects(pass, body)}
+	c.claims = claimChecks(pass, body)
+	for _, s := range c.settings(body) {
+		c.check(s)
+	}
 }
 
 type checker struct {

@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "statusupdate"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     name,
 	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
 	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/statusupdate.md",
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{kubessa.Analyzer},
 	Run:      directive.Honour(name, run),
 }
 
@@ -31,7 +32,10 @@ func run(pass *analysis.Pass) (any, error) {
 	if kube.LookupPackage(pass.Pkg, kube.MetaV1Pkg) == nil {
 		return nil, nil // no Kubernetes objects in sight
 	}
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := kubessa.Of(pass)
+	if ssaRes == nil {
+		return nil, nil // the package cannot use the Kubernetes APIs
+	}
 	funcs := ssaRes.SrcFuncs
 	sc := &scanner{
 		pkg:       ssaRes.Pkg,
@@ -44,10 +48,16 @@ func run(pass *analysis.Pass) (any, error) {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
 			continue // fake clients keep whatever they are sent
 		}
-		evs, _ := sc.scan(fn)
-		c.check(evs)
+		c.checkFunc(sc, fn)
 	}
 	return nil, nil
+}
+
+// checkFunc matches the stores and sends of fn.
+func (c *checker) checkFunc(sc *scanner, fn *ssa.Function) {
+	defer crash.At(c.pass.Fset, fn.Pos())
+	evs, _ := sc.scan(fn)
+	c.check(evs)
 }
 
 type checker struct {

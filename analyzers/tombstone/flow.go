@@ -185,7 +185,7 @@ func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
 			}
 		}
 	case *ssa.BinOp:
-		if f.mode != mayBeNil || (c.Op != token.EQL && c.Op != token.NEQ) {
+		if c.Op != token.EQL && c.Op != token.NEQ {
 			return
 		}
 		other := nilComparand(c)
@@ -196,6 +196,19 @@ func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
 		nonNil := 1
 		if c.Op == token.NEQ {
 			nonNil = 0
+		}
+		if f.mode == mayBeTombstone {
+			// `if t, ok := obj.(cache.DeletedFinalStateUnknown); ok && t.Obj
+			// != nil { obj = t.Obj }`: a tombstone without its object has
+			// nothing left to handle, so on the Obj == nil edge obj is no
+			// longer a tombstone that could be dropped.
+			if x, ok := tombstoneObjOf(other); ok && i == 1-nonNil && f.tracked(x, st) {
+				delete(st, keyOf(x))
+			}
+			return
+		}
+		if f.mode != mayBeNil {
+			return
 		}
 		if k := keyOf(other); st[k] && i == nonNil {
 			delete(st, k)
@@ -209,6 +222,49 @@ func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
 			}
 		}
 	}
+}
+
+// tombstoneObjOf recognises t.Obj where t is the value of a comma-ok
+// assertion of x to cache.DeletedFinalStateUnknown, and returns x. The
+// builder reads t.Obj from the value, or, when t is addressable, through
+// a local it stores the value in.
+func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
+	var base ssa.Value
+	switch v := v.(type) {
+	case *ssa.Field:
+		if fieldName(v.X.Type(), v.Field) != "Obj" {
+			return nil, false
+		}
+		base = v.X
+	case *ssa.UnOp:
+		fa, ok := v.X.(*ssa.FieldAddr)
+		if !ok || v.Op != token.MUL {
+			return nil, false
+		}
+		alloc, ok := fa.X.(*ssa.Alloc)
+		if !ok || fieldName(alloc.Type().Underlying().(*types.Pointer).Elem(), fa.Field) != "Obj" {
+			return nil, false
+		}
+		for _, ref := range *alloc.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+				if base != nil {
+					return nil, false // stored more than once: which value is it?
+				}
+				base = st.Val
+			}
+		}
+	default:
+		return nil, false
+	}
+	ext, ok := base.(*ssa.Extract)
+	if !ok || ext.Index != 0 {
+		return nil, false
+	}
+	ta, ok := ext.Tuple.(*ssa.TypeAssert)
+	if !ok || !kube.IsTombstone(ta.AssertedType) {
+		return nil, false
+	}
+	return ta.X, true
 }
 
 // nilComparand returns the operand compared with nil, or nil.

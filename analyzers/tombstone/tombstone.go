@@ -5,15 +5,16 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "tombstone"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     name,
 	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
 	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/tombstone.md",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer},
 	Run:      directive.Honour(name, run),
 }
 
@@ -33,7 +34,10 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the package cannot see an informer
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := kubessa.Of(pass)
+	if ssaRes == nil {
+		return nil, nil // the package cannot use the Kubernetes APIs
+	}
 
 	funcs := make(map[ast.Node]*ssa.Function)
 	for _, fn := range ssaRes.SrcFuncs {
@@ -54,11 +58,17 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	for _, r := range findRoots(pass, ins, c.prog, funcs, cachePkg) {
-		c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
+		func() {
+			defer crash.At(pass.Fset, r.fn.Pos())
+			c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
+		}()
 	}
 	// DeletedObject[T].OptionalObj may be nil wherever it is read.
 	for _, fn := range ssaRes.SrcFuncs {
-		c.checkOptionalObj(fn)
+		func() {
+			defer crash.At(pass.Fset, fn.Pos())
+			c.checkOptionalObj(fn)
+		}()
 	}
 	return nil, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,9 +29,9 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./statusupdate"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate"}
 			if mod == "legacy" {
-				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./statusupdate"}
+				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate"}
 			}
 			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
 			if r.code != 1 {
@@ -69,7 +70,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "statusupdate"} {
+			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate"} {
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
 					HelpURI string `json:"helpUri"`
@@ -158,15 +159,26 @@ func TestFixOnFixtures(t *testing.T) {
 		{"tombstonefix", "tombstone", 0},
 		{"forget", "forget", 1},
 		{"listerbypass", "listerbypass", 1},
-		{"statusupdate", "statusupdate", 1},
+		{"cachemutation", "cachemutation", 1},
 	} {
 		goldens, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go.golden"))
 		if len(goldens) == 0 {
 			t.Fatalf("no golden files in %s", tc.pkg)
 		}
-		files, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go"))
-		for _, f := range files {
-			copyFile(t, f, filepath.Join(dir, tc.pkg, filepath.Base(f)))
+		// The package and its sub-packages (helpers it imports).
+		err := filepath.WalkDir(filepath.Join(src, tc.pkg), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			rel, err := filepath.Rel(src, path)
+			if err != nil {
+				return err
+			}
+			copyFile(t, path, filepath.Join(dir, rel))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 		r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", tc.analyzer, "-fix", "./"+tc.pkg)
 		if r.code != tc.exit {

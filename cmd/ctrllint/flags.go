@@ -21,8 +21,11 @@ type options struct {
 	disable  string
 	tags     string
 	tests    bool
+	cache    bool
 	dir      string
 	version  bool
+	cpuprof  string
+	memprof  string
 	patterns []string
 }
 
@@ -61,6 +64,9 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.BoolVar(&o.tests, "test", true, "analyse _test.go files too (as go vet does)")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything (as go -C)")
+	fs.BoolVar(&o.cache, "cache", true, "reuse results of unchanged packages (kept in $CTRLLINT_CACHE, default the user cache dir's ctrllint/)")
+	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
+	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	// Each analyzer's own flags, as -NAME.FLAG: the spelling go vet's

@@ -34,6 +34,8 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	ctrllintBin = filepath.Join(dir, "ctrllint")
+	// A private result cache, removed with the binary.
+	os.Setenv("CTRLLINT_CACHE", filepath.Join(dir, "cache"))
 	if out, err := exec.Command("go", "build", "-o", ctrllintBin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building ctrllint: %v\n%s", err, out)
 		os.RemoveAll(dir)

@@ -59,7 +59,7 @@ func TestExitCodes(t *testing.T) {
 		"a.go":   "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
 		"b/b.go": "package b\n\nvar x int = \"s\"\n",
 	})
-	boom := testanalyzers.WriteModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc F() { bad() }\n"})
+	boom := testanalyzers.WriteModule(t, map[string]string{"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc B() { bad() }\n"})
 	for _, tc := range []struct {
 		name       string
 		args       []string
@@ -72,7 +72,7 @@ func TestExitCodes(t *testing.T) {
 		// The healthy package's findings are still reported.
 		{"load error", []string{"-C", broken, "-enable", "badcall", "./..."}, exitError, "a.go:5:12: call of bad (badcall)\n", "ctrllint: b/b.go:3:13: cannot use \"s\""},
 		{"analyzer panic", []string{"-C", boom, "-enable", "badcall,panicky", "./..."}, exitError, "boom/boom.go:5:12: call of bad (badcall)\n",
-			"ctrllint: internal error: analyzer panicky failed on package example.com/m/boom: panic: assignment to entry in nil map\n"},
+			"ctrllint: internal error: analyzer panicky failed on package example.com/m/boom at boom/boom.go:5:1: panic: assignment to entry in nil map\n"},
 		{"everything disabled", []string{"-C", clean, "-enable", "badcall", "-disable", "badcall", "./..."}, exitError, "", "left no analyzer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -242,5 +242,39 @@ func TestFixConflicts(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(dir, "a.go"))
 	if want := strings.Replace(src, "\tbad()", "\tgood()", 1); string(got) != want {
 		t.Errorf("a.go:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A second run over unchanged code answers from the result cache with the
+// same output; -cache=false and CTRLLINT_CACHE=off neither read nor write it.
+func TestResultCacheFlag(t *testing.T) {
+	dir := fixture(t)
+	for _, tc := range []struct {
+		name   string
+		env    string // CTRLLINT_CACHE, "" for a fresh directory
+		args   []string
+		stored bool
+	}{
+		{"default", "", nil, true},
+		{"flag off", "", []string{"-cache=false"}, false},
+		{"env off", "off", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			env := tc.env
+			if env == "" {
+				env = cache
+			}
+			t.Setenv("CTRLLINT_CACHE", env)
+			args := append(append([]string{"-C", dir, "-enable", "badcall"}, tc.args...), "./...")
+			first, second := runInProcess(args...), runInProcess(args...)
+			if first.code != exitFindings || first != second {
+				t.Errorf("runs differ or did not find anything:\nfirst  %+v\nsecond %+v", first, second)
+			}
+			entries, _ := filepath.Glob(filepath.Join(cache, "results", "*", "*.json"))
+			if stored := len(entries) > 0; stored != tc.stored {
+				t.Errorf("cache entries %v, want stored=%v", entries, tc.stored)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 
@@ -59,6 +60,26 @@ func toolVersion() string {
 	return "devel"
 }
 
+// cacheDir is where results are cached, "" for none: $CTRLLINT_CACHE
+// ("off" turns the cache off), or ctrllint/ in the user cache directory.
+func cacheDir(enabled bool) string {
+	if !enabled {
+		return ""
+	}
+	switch d := os.Getenv("CTRLLINT_CACHE"); d {
+	case "off":
+		return ""
+	case "":
+	default:
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "" // no home: run without a cache
+	}
+	return filepath.Join(d, "ctrllint")
+}
+
 // run is the standalone command; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) int {
 	o, err := parseFlags(args, stderr, s.analyzers)
@@ -71,6 +92,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	if o.version {
 		fmt.Fprintf(stdout, "ctrllint version %s %s\n", toolVersion(), runtime.Version())
 		return exitClean
+	}
+	if o.cpuprof != "" {
+		f, err := os.Create(o.cpuprof)
+		if err != nil {
+			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+			return exitError
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+			return exitError
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	if o.memprof != "" {
+		defer func() {
+			f, err := os.Create(o.memprof)
+			if err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
 	}
 	if o.explain != "" {
 		return explain(o.explain, stdout, stderr, s)
@@ -104,6 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		Tags:      splitTags(o.tags),
 		Tests:     o.tests,
 		Analyzers: enabled,
+		CacheDir:  cacheDir(o.cache),
 	})
 	var loadErr *driver.LoadError
 	if err != nil && !errors.As(err, &loadErr) {
@@ -134,6 +178,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		}
 	}
 	for _, e := range res.Errors {
+		e.Pos.File = rel(e.Pos.File)
 		problems = append(problems, e.Error())
 		if os.Getenv("CTRLLINT_DEBUG") != "" && e.Stack != "" {
 			problems = append(problems, e.Stack)

@@ -48,6 +48,10 @@ type Config struct {
 	// Sequential runs analyzers one at a time (for profiling and
 	// deterministic debugging).
 	Sequential bool
+	// CacheDir, if set, is where Analyze keeps results per package,
+	// keyed by content (cache.go): a run over unchanged packages loads
+	// nothing and analyses nothing.
+	CacheDir string
 }
 
 // Position is a place in a file. Offset and Column count bytes, as
@@ -73,6 +77,7 @@ type Finding struct {
 	Pos      Position
 	End      Position // equal to Pos when the analyzer gave no end
 	Fixes    []Fix
+	Package  string // ID of the package it was found in
 }
 
 // A Fix is one suggested fix: edits to apply together or not at all.
@@ -97,20 +102,26 @@ type Result struct {
 }
 
 // AnalyzerError is an analyzer failing on one package: a bug in the
-// analyzer (or in ctrllint), not in the code being analysed. It has no
-// position: neither an error returned by Run nor a recovered panic says
-// where in the package the analyzer was.
+// analyzer (or in ctrllint), not in the code being analysed.
 type AnalyzerError struct {
 	Analyzer string
 	Package  string
-	Err      error
+	// Pos is the analysed code the analyzer was working on when it
+	// panicked, when it said (crash.At); zero otherwise (an error returned
+	// by Run does not say where).
+	Pos Position
+	Err error
 	// Stack is the goroutine stack when the analyzer panicked; front ends
 	// show it only when asked, since users cannot act on it.
 	Stack string
 }
 
 func (e *AnalyzerError) Error() string {
-	return fmt.Sprintf("internal error: analyzer %s failed on package %s: %v", e.Analyzer, e.Package, e.Err)
+	at := ""
+	if e.Pos.File != "" {
+		at = " at " + e.Pos.String()
+	}
+	return fmt.Sprintf("internal error: analyzer %s failed on package %s%s: %v", e.Analyzer, e.Package, at, e.Err)
 }
 
 func (e *AnalyzerError) Unwrap() error { return e.Err }
@@ -122,6 +133,13 @@ func (e *AnalyzerError) Unwrap() error { return e.Err }
 // could be analysed: one broken package should not hide what is wrong in
 // the others, but callers must still treat the run as failed.
 func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
+	if cfg.CacheDir != "" && len(cfg.Patterns) > 0 {
+		return analyzeCached(ctx, cfg)
+	}
+	return analyzeUncached(ctx, cfg)
+}
+
+func analyzeUncached(ctx context.Context, cfg *Config) (*Result, error) {
 	pkgs, loadErr := Load(ctx, cfg)
 	if loadErr != nil && len(pkgs) == 0 {
 		return &Result{}, loadErr
@@ -157,6 +175,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 		fset := act.Package.Fset
 		for _, d := range act.Diagnostics {
 			f := convert(fset, a, d)
+			f.Package = act.Package.ID
 			// The same file is analysed in more than one package when a
 			// pattern names both p and its test variant; report it once.
 			key := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
@@ -176,6 +195,9 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 			var p *panicError
 			if errors.As(ae.Err, &p) {
 				ae.Stack = p.stack
+				if p.pos.IsValid() {
+					ae.Pos = Position{File: p.pos.Filename, Offset: p.pos.Offset, Line: p.pos.Line, Column: p.pos.Column}
+				}
 			}
 			res.Errors = append(res.Errors, ae)
 		}

@@ -153,6 +153,11 @@ func TestAnalyzerFailuresAreContained(t *testing.T) {
 		!strings.Contains(boom.Error(), "panic: assignment to entry in nil map") || !strings.Contains(boom.Stack, "testanalyzers") {
 		t.Errorf("panic error: %v\nstack: %s", boom, boom.Stack)
 	}
+	// The position of the function the analyzer was working on (func B).
+	if filepath.Base(boom.Pos.File) != "boom.go" || boom.Pos.Line != 5 || boom.Pos.Column != 1 ||
+		!strings.Contains(boom.Error(), "failed on package example.com/m/boom at "+boom.Pos.String()+": panic:") {
+		t.Errorf("panic position: %+v in %q, want boom.go:5:1", boom.Pos, boom.Error())
+	}
 	if fail.Analyzer != "failing" || fail.Package != "example.com/m/fail" || !strings.Contains(fail.Error(), "cannot cope") || fail.Stack != "" {
 		t.Errorf("returned error: %v", fail)
 	}

@@ -2,17 +2,21 @@ package driver
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"runtime/debug"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 // panicError is an analyzer's panic turned into an error.
 type panicError struct {
 	value any
 	stack string
+	pos   token.Position // the analysed code's position, when the analyzer gave it (crash.At)
 }
 
 func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
@@ -68,7 +72,11 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool) (wrapped []*a
 			}
 			defer func() {
 				if v := recover(); v != nil {
-					res, err = nil, &panicError{value: v, stack: string(debug.Stack())}
+					pe := &panicError{value: v, stack: string(debug.Stack())}
+					if at, ok := v.(*crash.Panic); ok {
+						pe.value, pe.stack, pe.pos = at.Value, at.Stack, at.Pos
+					}
+					res, err = nil, pe
 				}
 			}()
 			return a.Run(&inner)

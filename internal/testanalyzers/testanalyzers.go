@@ -13,6 +13,8 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 // BadCall reports every call of a function named bad, with a fix that
@@ -59,14 +61,25 @@ func newBadCall(name string, whole bool) *analysis.Analyzer {
 	}
 }
 
-// Panicky panics on every package named boom.
+// Panicky panics on function B of every package named boom, saying
+// which function it was analysing as ctrllint's analyzers do (crash.At).
 var Panicky = &analysis.Analyzer{
 	Name: "panicky",
 	Doc:  "panicky: panic on packages named boom",
 	Run: func(pass *analysis.Pass) (any, error) {
-		if pass.Pkg.Name() == "boom" {
-			var m map[string]int
-			m["x"] = 1 // nil map write: a real runtime panic
+		if pass.Pkg.Name() != "boom" {
+			return nil, nil
+		}
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "B" {
+					func() {
+						defer crash.At(pass.Fset, fd.Pos())
+						var m map[string]int
+						m["x"] = 1 // nil map write: a real runtime panic
+					}()
+				}
+			}
 		}
 		return nil, nil
 	},

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 // A Finding is what a rule reports about one item: a Leak, or, when the
@@ -37,16 +39,7 @@ func (a *Analysis) Check(pass *analysis.Pass, funcs []*ssa.Function, rule Rule, 
 		if keep != nil && !keep(it) {
 			continue
 		}
-		names := NamesOf(pass, it)
-		leaks := a.Leaks(it, rule)
-		var fs []Finding
-		if len(leaks) > 1 && !a.Reaches(it, settle) {
-			fs = []Finding{{Item: it, Names: names, Lines: Lines(pass.Fset, leaks)}}
-		} else {
-			for i := range leaks {
-				fs = append(fs, Finding{Item: it, Names: names, Leak: &leaks[i]})
-			}
-		}
+		fs := a.check(pass, it, rule, settle)
 		for _, f := range fs {
 			p := pass.Fset.Position(f.Pos())
 			if k := fmt.Sprintf("%s:%d", p.Filename, p.Line); !seen[k] {
@@ -56,6 +49,21 @@ func (a *Analysis) Check(pass *analysis.Pass, funcs []*ssa.Function, rule Rule, 
 		}
 	}
 	return out
+}
+
+// check finds the leaks of one Get.
+func (a *Analysis) check(pass *analysis.Pass, it *Item, rule Rule, settle string) []Finding {
+	defer crash.At(pass.Fset, it.Get.Pos())
+	names := NamesOf(pass, it)
+	leaks := a.Leaks(it, rule)
+	if len(leaks) > 1 && !a.Reaches(it, settle) {
+		return []Finding{{Item: it, Names: names, Lines: Lines(pass.Fset, leaks)}}
+	}
+	var fs []Finding
+	for i := range leaks {
+		fs = append(fs, Finding{Item: it, Names: names, Leak: &leaks[i]})
+	}
+	return fs
 }
 
 // Where says where a leak's path ends, for a message.

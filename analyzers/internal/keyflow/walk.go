@@ -244,8 +244,11 @@ func (w *walker) shutdownEdge(fn *ssa.Function, b *ssa.BasicBlock, i int) bool {
 	return ok && cond == w.item.Shutdown && i == 0
 }
 
-// badKeyEdge reports whether edge i of b is the failure edge of a comma-ok
-// type assertion on the key, when the rule counts it as settling.
+// badKeyEdge reports whether edge i of b is taken for a malformed key, when
+// the rule counts that as settling: the failure edge of a comma-ok type
+// assertion on the key, or the error edge of a key parser
+// (cache.SplitMetaNamespaceKey) applied to it. A malformed key fails the
+// same way every time, before any code could rate-limit it.
 func (w *walker) badKeyEdge(b *ssa.BasicBlock, i int, keys map[ssa.Value]bool) bool {
 	if !w.rule.BadKeySettles {
 		return false
@@ -254,12 +257,41 @@ func (w *walker) badKeyEdge(b *ssa.BasicBlock, i int, keys map[ssa.Value]bool) b
 	if !ok {
 		return false
 	}
-	ext, ok := cond.(*ssa.Extract)
-	if !ok || ext.Index != 1 {
+	switch c := cond.(type) {
+	case *ssa.Extract:
+		ta, ok := c.Tuple.(*ssa.TypeAssert)
+		return ok && c.Index == 1 && keys[ta.X] && i == 1
+	case *ssa.BinOp:
+		err := c.X
+		if k, ok := err.(*ssa.Const); ok && k.IsNil() {
+			err = c.Y
+		} else if k, ok := c.Y.(*ssa.Const); !ok || !k.IsNil() {
+			return false
+		}
+		if !parsedKeyError(err, keys) {
+			return false
+		}
+		return c.Op == token.NEQ && i == 0 || c.Op == token.EQL && i == 1
+	}
+	return false
+}
+
+// parsedKeyError reports whether v is the error a key parser returned for
+// one of keys.
+func parsedKeyError(v ssa.Value, keys map[ssa.Value]bool) bool {
+	ext, ok := v.(*ssa.Extract)
+	if !ok {
 		return false
 	}
-	ta, ok := ext.Tuple.(*ssa.TypeAssert)
-	return ok && keys[ta.X] && i == 1
+	call, ok := ext.Tuple.(*ssa.Call)
+	if !ok || ext.Index != call.Common().Signature().Results().Len()-1 {
+		return false
+	}
+	fn := ssax.Callee(call.Common())
+	if fn == nil || !kube.IsKeyParser(fn) || len(call.Common().Args) != 1 {
+		return false
+	}
+	return keys[call.Common().Args[0]]
 }
 
 // branch returns the condition of the If ending b, and i adjusted so that

@@ -145,3 +145,11 @@ func IsRateLimitingQueueConstructor(fn *types.Func) bool {
 	}
 	return strings.HasPrefix(fn.Name(), "New") && strings.Contains(fn.Name(), "RateLimitingQueue")
 }
+
+// IsKeyParser reports whether fn splits a work-queue key into its parts
+// and fails on a malformed key: cache.SplitMetaNamespaceKey and
+// cache.ParseObjectName. It is deterministic, so a key it rejects once it
+// always rejects.
+func IsKeyParser(fn *types.Func) bool {
+	return IsFunc(fn, CachePkg, "SplitMetaNamespaceKey") || IsFunc(fn, CachePkg, "ParseObjectName")
+}

@@ -102,8 +102,8 @@ func TestStatusOf(t *testing.T) {
 	}
 }
 
-// method returns the method name of type path.name (or of *path.name).
-func method(t *testing.T, pkg *packages.Package, path, name, m string) (*types.Func, types.Type) {
+// statusMethod returns the method name of type path.name (or of *path.name).
+func statusMethod(t *testing.T, pkg *packages.Package, path, name, m string) (*types.Func, types.Type) {
 	t.Helper()
 	recv := typeIn(t, pkg, path, name)
 	obj, _, _ := types.LookupFieldOrMethod(recv, true, nil, m)
@@ -144,20 +144,20 @@ func TestClientWriteOf(t *testing.T) {
 		{kube.CRClientPkg, "SubResourceWriter", "Patch", kube.SubresourceWrite, 1, false},
 		{kube.CRClientPkg, "SubResourceClient", "Update", kube.SubresourceWrite, 1, false},
 	} {
-		fn, recv := method(t, pkg, tc.path, tc.name, tc.method)
+		fn, recv := statusMethod(t, pkg, tc.path, tc.name, tc.method)
 		w, ok := kube.ClientWriteOf(fn, recv)
 		if ok != (tc.kind != 0) || ok && (w.Kind != tc.kind || w.Object != tc.object || w.Apply != tc.apply || w.Method != tc.method) {
 			t.Errorf("ClientWriteOf(%s.%s) = %+v, %v; want kind %d object %d apply %v", tc.name, tc.method, w, ok, tc.kind, tc.object, tc.apply)
 		}
 	}
-	fn, recv := method(t, pkg, typedCore, "PodInterface", "Patch")
+	fn, recv := statusMethod(t, pkg, typedCore, "PodInterface", "Patch")
 	if w, _ := kube.ClientWriteOf(fn, recv); w.Data != 3 || w.Subresources != 5 || !w.Typed || kube.Kind(w.Served) != "Pod" {
 		t.Errorf("typed Patch: %+v", w)
 	}
-	if fn, _ := method(t, pkg, kube.CRClientPkg, "Client", "Status"); !kube.IsStatusSubresourceClient(fn) || kube.IsSubresourceClient(fn) {
+	if fn, _ := statusMethod(t, pkg, kube.CRClientPkg, "Client", "Status"); !kube.IsStatusSubresourceClient(fn) || kube.IsSubresourceClient(fn) {
 		t.Errorf("client.Client.Status is not recognised as the status writer")
 	}
-	if fn, _ := method(t, pkg, kube.CRClientPkg, "Client", "SubResource"); !kube.IsSubresourceClient(fn) || kube.IsStatusSubresourceClient(fn) {
+	if fn, _ := statusMethod(t, pkg, kube.CRClientPkg, "Client", "SubResource"); !kube.IsSubresourceClient(fn) || kube.IsStatusSubresourceClient(fn) {
 		t.Errorf("client.Client.SubResource is not recognised")
 	}
 }
@@ -185,11 +185,11 @@ func TestMetaSetters(t *testing.T) {
 			t.Errorf("MetaSetterOf(%s) = %+v, %v; want %+v", tc.fn.Name(), got, ok, tc.want)
 		}
 	}
-	setLabels, _ := method(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "SetLabels")
+	setLabels, _ := statusMethod(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "SetLabels")
 	if got, ok := kube.MetaSetterOf(setLabels); !ok || got.Field != kube.MetaLabels {
 		t.Errorf("ObjectMeta.SetLabels: %+v, %v", got, ok)
 	}
-	getLabels, _ := method(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "GetLabels")
+	getLabels, _ := statusMethod(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "GetLabels")
 	if _, ok := kube.MetaSetterOf(getLabels); ok {
 		t.Errorf("ObjectMeta.GetLabels is taken for a setter")
 	}

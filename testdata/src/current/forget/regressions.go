@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 )
@@ -64,6 +65,29 @@ func (c *Controller) syncCIDR(ctx context.Context, key string) error {
 		return nil
 	}
 	return c.sync(ctx, key)
+}
+
+// pvcProtection drops a key it cannot parse without forgetting it
+// (kubernetes v1.31's pvcprotection controller): a malformed key fails the
+// parse every time, so it never reaches AddRateLimited and has no limiter
+// entry to forget.
+func (c *Controller) pvcProtection(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Error parsing PVC key", "key", key)
+		return true
+	}
+	if err := c.sync(ctx, ns+"/"+name); err == nil {
+		c.queue.Forget(key)
+		return true
+	}
+	c.queue.AddRateLimited(key)
+	return true
 }
 
 type itemAction int

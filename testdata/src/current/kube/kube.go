@@ -5,15 +5,23 @@ package kube
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic/dynamiclister"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/listers"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -53,4 +61,16 @@ var (
 	notPod              *corev1.Pod
 	notString           string
 	notBackoff          = retry.DefaultRetry
+	listerReplicaSets   appslisters.ReplicaSetLister
+	listerTypedIndexer  cache.TypedIndexer[*corev1.Pod]
+	notResourceIndexer  listers.ResourceIndexer[*corev1.Pod]
+	notCRClient         client.Client
+	notUnstructured     *unstructured.Unstructured
+	notMetaObject       metav1.Object
+	notSetCondition     = meta.SetStatusCondition
+	notSetLabel         = metav1.SetMetaDataLabel
+	notAddFinalizer     = controllerutil.AddFinalizer
+	notSetNested        = unstructured.SetNestedField
+	notDynamicLister    dynamiclister.Lister
+	notDynamicNSLister  dynamiclister.NamespaceLister
 )

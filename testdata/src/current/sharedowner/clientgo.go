@@ -171,3 +171,24 @@ func constantRef() *corev1.Secret {
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "1", Controller: &yes}},
 	}}
 }
+
+// perNamespaceCertificate gives every Namespace one ConfigMap of a fixed
+// name inside itself (knative's per-namespace "serving-certs"
+// Certificate): each owner has its own object, none is shared. Silent.
+func (c *Controller) perNamespaceCertificate(ns *corev1.Namespace) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Name:            "serving-certs",
+		Namespace:       ns.Name,
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ns, corev1.SchemeGroupVersion.WithKind("Namespace"))},
+	}}
+}
+
+// sameNamespaceFixedName gives every Deployment of a namespace the same
+// ConfigMap: they all share it. Reported.
+func (c *Controller) sameNamespaceFixedName(d *appsv1.Deployment) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Name:            "shared-settings",
+		Namespace:       d.Namespace,
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}, // want `owned ConfigMap has the fixed name "shared-settings"`
+	}}
+}

@@ -8,6 +8,7 @@ import (
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
@@ -29,4 +30,8 @@ var (
 	tombstoneValue     cache.DeletedFinalStateUnknown
 	notFactory         informers.SharedInformerFactory
 	notString          string
+	listerPodsNS       corelisters.PodNamespaceLister
+	listerStore        cache.Store
+	listerGeneric      cache.GenericLister
+	listerReplicaSets  appslisters.ReplicaSetLister
 )

@@ -1,0 +1,172 @@
+package cachemutation
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/internal/crash"
+)
+
+const name = "cachemutation"
+
+// Analyzer reports writes to objects read from an informer cache before
+// they are deep-copied.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
+	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/cachemutation.md",
+	Requires: []*analysis.Analyzer{kubessa.Analyzer},
+	Run:      directive.Honour(name, run),
+}
+
+// checker is one package's run: the summaries of its functions, shared
+// by the flows that call them.
+type checker struct {
+	pass *analysis.Pass
+	pkg  *ssa.Package
+	// flows are the source-mode analyses of functions, nil while one runs.
+	flows  map[*ssa.Function]*flow
+	params map[paramKey]*summary
+	// via records, for a call that writes through a package function,
+	// the write it makes there.
+	via map[ssa.Instruction]*written
+}
+
+type paramKey struct {
+	fn    *ssa.Function
+	param int
+	b     bits
+}
+
+// A summary is what a package function does with a parameter that holds
+// cached references: the first write through it, and which results return
+// them.
+type summary struct {
+	write   *written
+	results []taint
+}
+
+// written describes a write inside a called function, for the message.
+type written struct {
+	what string
+	pos  token.Position
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if kube.LookupPackage(pass.Pkg, kube.CachePkg) == nil {
+		return nil, nil // no informer cache in sight
+	}
+	ssaRes := kubessa.Of(pass)
+	if ssaRes == nil {
+		return nil, nil // the package cannot use the Kubernetes APIs
+	}
+	a := &checker{
+		pass:   pass,
+		pkg:    ssaRes.Pkg,
+		flows:  make(map[*ssa.Function]*flow),
+		params: make(map[paramKey]*summary),
+		via:    make(map[ssa.Instruction]*written),
+	}
+	for _, fn := range ssaRes.SrcFuncs {
+		if fn.Parent() != nil {
+			continue // analysed with the function that contains it
+		}
+		a.check(fn)
+	}
+	return nil, nil
+}
+
+// check reports the writes to cached objects that fn (with its closures)
+// makes.
+func (a *checker) check(fn *ssa.Function) {
+	defer crash.At(a.pass.Fset, fn.Pos())
+	if f := a.sourceFlow(fn); f != nil {
+		a.report(f)
+	}
+}
+
+// sourceFlow analyses fn (with its closures) from the cache reads it
+// makes; nil while that analysis is under way (recursion).
+func (a *checker) sourceFlow(fn *ssa.Function) *flow {
+	if f, ok := a.flows[fn]; ok {
+		return f
+	}
+	a.flows[fn] = nil
+	f := newFlow(a, fn, true).run()
+	a.flows[fn] = f
+	return f
+}
+
+// sourceSummary is which results of fn return cached objects it read.
+func (a *checker) sourceSummary(fn *ssa.Function) []taint {
+	if f := a.sourceFlow(fn); f != nil {
+		return f.results
+	}
+	return nil
+}
+
+// paramSummary analyses fn with parameter i holding cached references (as
+// b says); nil while that analysis is under way.
+func (a *checker) paramSummary(fn *ssa.Function, i int, b bits) *summary {
+	k := paramKey{fn, i, b}
+	if s, ok := a.params[k]; ok {
+		return s
+	}
+	a.params[k] = nil
+	f := newFlow(a, fn, false)
+	f.vals[fn.Params[i]] = taint{b: b, src: &source{desc: fn.Params[i].Name(), param: i}}
+	f.run()
+	s := &summary{results: f.results}
+	if len(f.sinks) > 0 {
+		first := slices.MinFunc(f.sinks, func(x, y sink) int { return cmp.Compare(x.pos, y.pos) })
+		w := a.writeOf(first)
+		s.write = &w
+	}
+	a.params[k] = s
+	return s
+}
+
+// report emits one diagnostic per cache read whose objects are written,
+// at the first write.
+func (a *checker) report(f *flow) {
+	bySource := make(map[*source][]sink)
+	var order []*source
+	for _, s := range f.sinks {
+		if s.src == nil || s.src.call == nil || !s.pos.IsValid() {
+			continue
+		}
+		if _, ok := bySource[s.src]; !ok {
+			order = append(order, s.src)
+		}
+		bySource[s.src] = append(bySource[s.src], s)
+	}
+	for _, src := range order {
+		sinks := bySource[src]
+		slices.SortFunc(sinks, func(x, y sink) int { return cmp.Compare(x.pos, y.pos) })
+		first := sinks[0]
+		what := a.describe(first)
+		if n := len(sinks) - 1; n == 1 {
+			what += ", and 1 more write"
+		} else if n > 1 {
+			what += fmt.Sprintf(", and %d more writes", n)
+		}
+		d := analysis.Diagnostic{
+			Pos: first.pos,
+			Message: fmt.Sprintf("%s from %s is modified (%s) without DeepCopy: the write changes the informer cache shared by every controller",
+				a.objectName(src), src.desc, what),
+		}
+		if fix := a.fix(src); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		a.pass.Report(d)
+	}
+}

@@ -1,0 +1,94 @@
+package cachemutation
+
+import "golang.org/x/tools/go/ssa"
+
+// cellLoad resolves a load from a captured variable by the stores that
+// reach it, so that `pod = pod.DeepCopy()` in a retry closure ends the
+// taint of pod as it does for variables SSA keeps in registers.
+//
+// Walking back from the load: a store to the variable decides that path;
+// the allocation itself means the zero value; the entry of a closure means
+// what the variable held where the closure was made, or what other
+// closures store; a call, while closures capture the variable, may run one
+// that stores into it.
+func (f *flow) cellLoad(load *ssa.UnOp, c *ssa.Alloc) taint {
+	return f.reaching(load, c)
+}
+
+// reaching joins what the stores to c that reach instr stored.
+func (f *flow) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
+	fn := instr.Parent()
+	seen := make(map[*ssa.BasicBlock]bool)
+	var t taint
+	var walk func(b *ssa.BasicBlock, end int)
+	walk = func(b *ssa.BasicBlock, end int) {
+		for i := end - 1; i >= 0; i-- {
+			switch in := b.Instrs[i].(type) {
+			case *ssa.Store:
+				if f.cellOf(in.Addr) == c {
+					t = t.join(f.taintOf(in.Val))
+					return
+				}
+			case *ssa.Alloc:
+				if in == c {
+					return
+				}
+			case ssa.CallInstruction:
+				if f.captured[c] {
+					t = t.join(f.storedOutside(c, fn))
+				}
+			}
+		}
+		if b == fn.Blocks[0] {
+			if c.Parent() != fn {
+				t = t.join(f.atEntry(c, fn))
+			}
+			return
+		}
+		for _, p := range b.Preds {
+			if !seen[p] {
+				seen[p] = true
+				walk(p, len(p.Instrs))
+			}
+		}
+	}
+	walk(instr.Block(), indexOf(instr))
+	return t
+}
+
+// atEntry is what the captured variable c may hold when the closure fn
+// starts: what reaches the places fn is made, and what closures other
+// than fn store.
+func (f *flow) atEntry(c *ssa.Alloc, fn *ssa.Function) taint {
+	var t taint
+	for _, st := range f.cellStores[c] {
+		if p := st.Parent(); p != fn && p != c.Parent() {
+			t = t.join(f.taintOf(st.Val))
+		}
+	}
+	for _, mc := range f.makers[fn] {
+		t = t.join(f.reaching(mc, c))
+	}
+	return t
+}
+
+// storedOutside joins what functions of the unit other than fn store into
+// the variable.
+func (f *flow) storedOutside(c *ssa.Alloc, fn *ssa.Function) taint {
+	var t taint
+	for _, st := range f.cellStores[c] {
+		if st.Parent() != fn {
+			t = t.join(f.taintOf(st.Val))
+		}
+	}
+	return t
+}
+
+func indexOf(instr ssa.Instruction) int {
+	for i, in := range instr.Block().Instrs {
+		if in == instr {
+			return i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,171 @@
+package cachemutation
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+)
+
+// path returns the syntax enclosing pos, innermost first.
+func (a *checker) path(pos token.Pos) []ast.Node {
+	for _, f := range a.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			p, _ := astutil.PathEnclosingInterval(f, pos, pos)
+			return p
+		}
+	}
+	return nil
+}
+
+// callAt is the call expression whose opening parenthesis is at pos (where
+// SSA places a call).
+func (a *checker) callAt(pos token.Pos) *ast.CallExpr {
+	for _, n := range a.path(pos) {
+		if call, ok := n.(*ast.CallExpr); ok && call.Lparen == pos {
+			return call
+		}
+	}
+	return nil
+}
+
+// callText names a call's function as the source spells it:
+// "c.podLister.Pods(ns).Get".
+func (a *checker) callText(call *ssa.Call) string {
+	if ce := a.callAt(call.Pos()); ce != nil {
+		return render(ce.Fun)
+	}
+	if fn := call.Common().StaticCallee(); fn != nil {
+		return fn.Name()
+	}
+	return call.Common().Method.Name()
+}
+
+// describe spells a write for the message: "pod.Labels[...] = ...",
+// "pod.SetLabels(...)", or a call of a package function with the write it
+// makes: "c.relabel(...), which does pod.Labels[...] = ... at sync.go:12".
+func (a *checker) describe(s sink) string {
+	w := a.writeOf(s)
+	if _, ok := a.via[s.instr]; ok {
+		return fmt.Sprintf("%s at %s:%d", w.what, filepath.Base(w.pos.Filename), w.pos.Line)
+	}
+	return w.what
+}
+
+// writeOf is a write and where it happens, following calls of package
+// functions to the write they make.
+func (a *checker) writeOf(s sink) written {
+	if call, ok := s.instr.(ssa.CallInstruction); ok {
+		text := "a call"
+		if ce := a.callAt(call.Pos()); ce != nil {
+			text = render(ce.Fun) + "(...)"
+		}
+		if w := a.via[s.instr]; w != nil {
+			return written{what: text + ", which does " + w.what, pos: w.pos}
+		}
+		return written{what: text, pos: a.pass.Fset.Position(s.pos)}
+	}
+	return written{what: a.storeText(s), pos: a.pass.Fset.Position(s.pos)}
+}
+
+// storeText spells a store or map update.
+func (a *checker) storeText(s sink) string {
+	for _, n := range a.path(s.pos) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs := n.Lhs[0]
+			for _, l := range n.Lhs {
+				if l.Pos() <= s.pos && s.pos <= l.End() {
+					lhs = l
+				}
+			}
+			return render(lhs) + " " + n.Tok.String() + " ..."
+		case *ast.IncDecStmt:
+			return render(n.X) + n.Tok.String()
+		case *ast.RangeStmt:
+			return "range assigns " + render(n.Key)
+		case ast.Stmt:
+			return "a write"
+		}
+	}
+	return "a write"
+}
+
+// objectName is what the message calls the object: the variable the read
+// is assigned to, if any.
+func (a *checker) objectName(src *source) string {
+	name := "an object"
+	if as := a.assignOf(src.call.Pos()); as != nil {
+		lhs := as.Lhs[0]
+		if src.index < len(as.Lhs) {
+			lhs = as.Lhs[src.index]
+		}
+		if id, ok := lhs.(*ast.Ident); ok && id.Name != "_" {
+			name = id.Name
+		}
+	}
+	if src.many && name != "an object" {
+		return "an element of " + name
+	}
+	return name
+}
+
+// assignOf is the assignment whose only right-hand side is the call or
+// type assertion at pos (its Lparen).
+func (a *checker) assignOf(pos token.Pos) *ast.AssignStmt {
+	p := a.path(pos)
+	for i, n := range p {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			continue
+		}
+		if len(as.Rhs) != 1 || i == 0 || p[i-1] != as.Rhs[0] {
+			return nil
+		}
+		switch r := ast.Unparen(as.Rhs[0]).(type) {
+		case *ast.CallExpr:
+			if r.Lparen == pos {
+				return as
+			}
+		case *ast.TypeAssertExpr:
+			if r.Lparen == pos {
+				return as
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// render prints an expression with index expressions and call arguments
+// elided: pod.Labels[...], c.podLister.Pods(...).Get — except short
+// arguments, which stay: Pods(ns).
+func render(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return render(e.X) + "." + e.Sel.Name
+	case *ast.IndexExpr:
+		return render(e.X) + "[...]"
+	case *ast.StarExpr:
+		return "*" + render(e.X)
+	case *ast.ParenExpr:
+		return "(" + render(e.X) + ")"
+	case *ast.CallExpr:
+		args := "..."
+		if len(e.Args) == 0 {
+			args = ""
+		} else if len(e.Args) == 1 {
+			if s := types.ExprString(e.Args[0]); len(s) <= 16 {
+				args = s
+			}
+		}
+		return render(e.Fun) + "(" + args + ")"
+	}
+	return types.ExprString(e)
+}

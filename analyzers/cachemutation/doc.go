@@ -1,0 +1,123 @@
+// Package cachemutation defines an Analyzer that reports writes to objects
+// read from an informer cache before they are deep-copied.
+//
+// # Analyzer cachemutation
+//
+// cachemutation: report writes to objects from listers, indexers and informer stores made without DeepCopy
+//
+// A lister, an indexer and an informer's store hand out the objects the
+// informer cache holds, not copies: every controller of the process that
+// shares the informer reads the very same pointers. Writing to one of them
+// changes the cache behind the API server's back: other controllers (and
+// the next sync of this one) see labels, finalizers, replicas or status
+// that the API server never stored, until the next watch event for the
+// object replaces it; a controller that compares the cached object with
+// the state it wants finds nothing to do and skips its Update, and an
+// update handler that compares old and new objects sees no difference.
+// Concurrent readers race with the write (concurrent writes to a map crash the process). client-go's listers
+// say "objects returned here must be treated as read-only", and Kubernetes
+// runs its controllers in tests with a mutation detector
+// (KUBE_CACHE_MUTATION_DETECTOR) that panics on exactly this.
+//
+// Objects are read from typed listers and namespace listers (Get, List,
+// and expansion methods such as GetPodReplicaSets), v0.37's generic
+// listers.ResourceIndexer[T], and cache.Store, cache.Indexer and
+// cache.TypedIndexer (Get, GetByKey, List, ByIndex, Index, ByTypedIndex),
+// including an informer's GetStore() and GetIndexer(), and the dynamic
+// informers' dynamiclister (unstructured objects); an untyped result
+// is followed through its type assertion, a List result into its
+// elements. The analyzer reports, before any DeepCopy, DeepCopyObject or
+// DeepCopyInto of the object:
+//
+//   - field stores at any depth (d.Spec.Replicas = ...,
+//     d.Status.Conditions[i].Status = ...), also through aliases
+//     (spec := &d.Spec; spec.Paused = true) and through the slices, maps
+//     and pointers of a value copy (s := d.Spec; s.Template.Labels[k] = v);
+//   - map writes and deletes in its maps (pod.Labels[k] = v,
+//     delete(pod.Annotations, k)) and appends stored back
+//     (pod.Finalizers = append(pod.Finalizers, f));
+//   - the setters of metav1.Object (SetLabels, SetAnnotations,
+//     SetFinalizers, SetOwnerReferences, SetResourceVersion, ...), also
+//     through meta.Accessor, and the helpers that write to their argument:
+//     metav1.SetMetaDataAnnotation and SetMetaDataLabel,
+//     meta.SetStatusCondition and RemoveStatusCondition,
+//     controllerutil.AddFinalizer, RemoveFinalizer, SetControllerReference,
+//     SetOwnerReference and their Remove counterparts,
+//     unstructured.SetNestedField and friends;
+//   - passing the object to a function of the package that writes to it,
+//     however deep the calls go, and objects that a function of the
+//     package returns from a cache read.
+//
+// # Wrong
+//
+//	pod, err := c.podLister.Pods(ns).Get(name)
+//	if err != nil {
+//		return err
+//	}
+//	pod.Labels["synced"] = "true" // changes the informer's Pod
+//	_, err = c.client.CoreV1().Pods(ns).Update(ctx, pod, metav1.UpdateOptions{})
+//
+// # Right
+//
+//	pod, err := c.podLister.Pods(ns).Get(name)
+//	if err != nil {
+//		return err
+//	}
+//	pod = pod.DeepCopy() // the controller's own copy
+//	pod.Labels["synced"] = "true"
+//	_, err = c.client.CoreV1().Pods(ns).Update(ctx, pod, metav1.UpdateOptions{})
+//
+// # Fix
+//
+// Deep-copy the object before the first write: obj = obj.DeepCopy() (or
+// DeepCopyObject, or DeepCopyInto a value of your own), and write to the
+// copy only; send the copy to the API server. For a List result, copy each
+// element you change. When only a small part changes, build a patch
+// instead of copying the whole object. The suggested fix inserts
+// obj = obj.DeepCopy() right after the read when it is assigned to a
+// variable (generated DeepCopy methods return nil for nil, so the copy may
+// come before the error check).
+//
+// # Suppress
+//
+//	pod.Labels[k] = v //ctrllint:ignore cachemutation this indexer is private to the test harness
+//
+// A reason is required; see docs/README.md for file-wide suppression.
+//
+// # Not reported
+//
+//   - writes after obj = obj.DeepCopy() (also when the copy is made only
+//     where obj is not nil) or to a DeepCopyInto target, and objects from
+//     clients: a clientset Get or List, and controller-runtime's client
+//     (its cache copies objects out);
+//   - writes to a value copy of a struct that stay in the copy
+//     (s := d.Spec; s.Paused = true), to the fresh slice a List returns
+//     (pods[i] = other, sorting it), and to the other fields of a struct
+//     of the controller's own that holds a cached object
+//     (ctx := &syncCtx{job: job}; ctx.count++);
+//   - records of the controller's own kept in a cache.Store (a type
+//     assertion to anything but an API object, unstructured.Unstructured
+//     or an interface ends the trail);
+//   - reads, and passing the object to functions outside the package or
+//     through interfaces: they are not assumed to write to it;
+//   - appends to a cached slice that are not stored back into the object
+//     (they may write past its length, which no reader sees);
+//   - objects handed to event handlers (AddFunc, UpdateFunc, ...), and the
+//     callbacks of cache.ListAll: they are cached objects too, but the
+//     analyzer follows only explicit reads;
+//   - objects read through a function of another package that wraps a
+//     lister, or passed to one that writes: each package is analysed on
+//     its own.
+//
+// Known limitation: a local slice or map counts as holding cached objects
+// once any is put in it, so an element replaced by its copy
+// (pods[i] = pods[i].DeepCopy(), then pods[i].Labels[k] = v) is still
+// reported; copy into a new slice instead.
+package cachemutation
+
+import _ "embed"
+
+// DocSource is this file: the single source of the analyzer's documentation.
+//
+//go:embed doc.go
+var DocSource string

@@ -1,0 +1,212 @@
+package kube
+
+import (
+	"go/types"
+	"strings"
+)
+
+// Informer factories and the waits for their caches.
+const (
+	InformersPkg        = "k8s.io/client-go/informers"
+	MetadataInformerPkg = "k8s.io/client-go/metadata/metadatainformer"
+)
+
+// IsInformerFactory reports whether t is a shared informer factory: client-go's
+// typed informers.SharedInformerFactory (and the internalinterfaces one its
+// generated informers hold), dynamicinformer.DynamicSharedInformerFactory,
+// metadatainformer.SharedInformerFactory, the factories of generated
+// clientsets (informers/externalversions), and look-alikes such as
+// kube-controller-manager's informerfactory.InformerFactory: a type of an
+// informer package that starts informers and hands them out (Start, and
+// InformerFor or ForResource).
+func IsInformerFactory(t types.Type) bool {
+	path, _ := PathName(t)
+	if !strings.Contains(path, "informer") {
+		return false
+	}
+	return hasMethods(t, "Start") && (hasMethods(t, "InformerFor") || hasMethods(t, "ForResource"))
+}
+
+// cacheWaits are the functions of client-go's cache package that block
+// until informers have synced: the stop-channel variants every release has,
+// the contextual one (v0.32+) and the DoneChecker-based WaitFor (v0.37).
+var cacheWaits = map[string]bool{
+	"WaitForCacheSync":                 true,
+	"WaitForNamedCacheSync":            true,
+	"WaitForNamedCacheSyncWithContext": true,
+	"WaitFor":                          true,
+}
+
+// IsCacheSyncWait reports whether a call of fn, on a receiver of static type
+// recv (nil for a function), waits for informer caches to sync:
+// cache.WaitForCacheSync, WaitForNamedCacheSync,
+// WaitForNamedCacheSyncWithContext and WaitFor, an informer factory's
+// WaitForCacheSync or WaitForCacheSyncWithContext (whose result is a map or a
+// SyncResult, not a bool), and controller-runtime's cache WaitForCacheSync.
+// Whether the caller looks at the result does not matter: it waited.
+func IsCacheSyncWait(fn *types.Func, recv types.Type) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil {
+		return false
+	}
+	if sig.Recv() == nil {
+		return fn.Pkg().Path() == CachePkg && cacheWaits[fn.Name()]
+	}
+	if fn.Name() != "WaitForCacheSync" && fn.Name() != "WaitForCacheSyncWithContext" {
+		return false
+	}
+	if recv == nil {
+		recv = sig.Recv().Type()
+	}
+	if IsInformerFactory(recv) {
+		return true
+	}
+	switch path, _ := PathName(recv); path {
+	case CRCachePkg, CRCacheAPIPkg:
+		return true
+	}
+	return false
+}
+
+// TakesSyncChecks reports whether fn is a function with a bool result that
+// is given informers' sync checks (cache.InformerSynced or
+// cache.DoneChecker values, alone or in a slice): a wait helper of another
+// package, such as a controller framework's WaitForCacheSync wrapper.
+func TakesSyncChecks(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Results().Len() != 1 {
+		return false
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		t := sig.Params().At(i).Type()
+		if s, ok := t.(*types.Slice); ok {
+			t = s.Elem()
+		}
+		if IsSyncCheck(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSyncCheck reports whether t is cache.InformerSynced (an informer's
+// HasSynced as a value) or cache.DoneChecker (v0.37's HasSyncedChecker).
+func IsSyncCheck(t types.Type) bool {
+	return Is(t, CachePkg, "InformerSynced") || Is(t, CachePkg, "DoneChecker")
+}
+
+// IsHasSynced reports whether fn is an informer's HasSynced or
+// HasSyncedChecker method: code that mentions it means to wait for the
+// cache.
+func IsHasSynced(fn *types.Func) bool {
+	if fn == nil || (fn.Name() != "HasSynced" && fn.Name() != "HasSyncedChecker") {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return false
+	}
+	if fn.Pkg() != nil && (fn.Pkg().Path() == CachePkg || fn.Pkg().Path() == CRCachePkg || fn.Pkg().Path() == CRCacheAPIPkg) {
+		return true
+	}
+	return IsInformer(sig.Recv().Type())
+}
+
+// IsFactoryStart reports whether fn, called on a receiver of static type
+// recv, starts an informer factory's informers (Start, StartWithContext).
+func IsFactoryStart(fn *types.Func, recv types.Type) bool {
+	if fn == nil || (fn.Name() != "Start" && fn.Name() != "StartWithContext") || recv == nil {
+		return false
+	}
+	return IsInformerFactory(recv)
+}
+
+// IsInformerRun reports whether fn runs an informer itself (Run,
+// RunWithContext on a shared informer).
+func IsInformerRun(fn *types.Func, recv types.Type) bool {
+	if fn == nil || (fn.Name() != "Run" && fn.Name() != "RunWithContext") || recv == nil {
+		return false
+	}
+	return IsInformer(recv)
+}
+
+// IsInformerRequest reports whether fn, called on a receiver of static type
+// recv, makes an informer factory create an informer that its next Start
+// runs: the factory's InformerFor and ForResource, and Informer,
+// TypedInformer and Lister of a generated per-resource informer
+// (factory.Core().V1().Pods().Informer()). An informer already created is
+// returned again, not created twice.
+func IsInformerRequest(fn *types.Func, recv types.Type) bool {
+	if fn == nil || recv == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "InformerFor", "ForResource":
+		return IsInformerFactory(recv)
+	case "Informer", "TypedInformer", "Lister":
+		return IsResourceInformer(recv)
+	}
+	return false
+}
+
+// IsResourceInformer reports whether t is a generated per-resource informer
+// of a factory (corev1informers.PodInformer, its v0.37 Typed variant, the
+// informers of generated clientsets): the handle whose Informer or Lister
+// asks the factory for the informer. informers.GenericInformer, which
+// ForResource returns after creating the informer, is not one.
+func IsResourceInformer(t types.Type) bool {
+	path, name := PathName(t)
+	if path == "" || path == CachePkg || name == "GenericInformer" || !IsInformer(t) {
+		return false
+	}
+	return hasMethods(t, "Informer", "Lister")
+}
+
+// IsFactoryAccessor reports whether t is what a factory's group and version
+// accessors return (factory.Core(), factory.Core().V1()): an interface of a
+// generated informers package whose methods lead to per-resource informers.
+func IsFactoryAccessor(t types.Type) bool {
+	path, _ := PathName(t)
+	if !strings.HasPrefix(path, informersPfx+"/") && !strings.Contains(path, "/informers/externalversions/") {
+		return false
+	}
+	if IsInformer(t) || IsInformerFactory(t) {
+		return false
+	}
+	_, ok := types.Unalias(t).Underlying().(*types.Interface)
+	return ok
+}
+
+// storeConstructors build stores and queues that no informer fills: a
+// controller's own bookkeeping, which needs no sync.
+var storeConstructors = map[string]bool{
+	"NewStore":                true,
+	"NewIndexer":              true,
+	"NewThreadSafeStore":      true,
+	"NewTTLStore":             true,
+	"NewExpirationStore":      true,
+	"NewFakeExpirationStore":  true,
+	"NewFIFO":                 true,
+	"NewDeltaFIFO":            true,
+	"NewDeltaFIFOWithOptions": true,
+	"NewRealFIFO":             true,
+	"NewRealFIFOWithOptions":  true,
+	"NewHeap":                 true,
+	"NewUndeltaStore":         true,
+}
+
+// IsStoreConstructor reports whether fn builds a cache.Store or Indexer of
+// the caller's own (cache.NewStore, NewIndexer, NewTTLStore, the FIFOs):
+// reads of it are not reads of an informer's cache.
+func IsStoreConstructor(fn *types.Func) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == CachePkg && storeConstructors[fn.Name()] && IsFunc(fn, CachePkg, fn.Name())
+}

@@ -1,0 +1,115 @@
+// Package kubessa builds the SSA form of a package for ctrllint's
+// analyzers, and only for packages that can use the Kubernetes APIs.
+//
+// It stands in for golang.org/x/tools/go/analysis/passes/buildssa, for
+// two reasons that decide ctrllint's speed:
+//
+//   - buildssa builds every package it is run on. Most packages a
+//     controller's module contains (and all of the standard library) cannot
+//     see client-go, apimachinery or controller-runtime, so no analyzer can
+//     report anything there; skipping them skips the most expensive step.
+//   - buildssa requires ctrlflow, whose "never returns" facts make the
+//     analysis framework run it on every dependency: under go vet that means
+//     analysing all of client-go and apimachinery for every package. This
+//     package uses no facts; it knows the exits of the standard library and
+//     klog by name, and finds the package's own exit helpers itself.
+package kubessa
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer builds SSA for packages that can see the Kubernetes APIs. Its
+// result is a *SSA, nil for other packages.
+var Analyzer = &analysis.Analyzer{
+	Name:       "ctrllintssa",
+	Doc:        "build SSA form for packages that can use the Kubernetes APIs (ctrllint's buildssa)",
+	Run:        run,
+	ResultType: reflect.TypeFor[*SSA](),
+}
+
+// SSA is the package's SSA form and its source functions (declared
+// functions and methods, then their function literals, in source order).
+type SSA struct {
+	Pkg      *ssa.Package
+	SrcFuncs []*ssa.Function
+}
+
+// Of returns the SSA result of the pass, nil when the package cannot use
+// the Kubernetes APIs.
+func Of(pass *analysis.Pass) *SSA {
+	res, _ := pass.ResultOf[Analyzer].(*SSA)
+	return res
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !SeesKubernetes(pass.Pkg) {
+		return (*SSA)(nil), nil
+	}
+	prog := ssa.NewProgram(pass.Fset, ssa.BuilderMode(0))
+	noReturn := localExits(pass)
+	prog.SetNoReturn(func(fn *types.Func) bool { return noReturn[fn] || IsExit(fn) })
+	for _, imp := range pass.Pkg.Imports() {
+		prog.CreatePackage(imp, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+
+	var funcs []*ssa.Function
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		funcs = append(funcs, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				if f := prog.FuncValue(obj); f != nil {
+					add(f)
+				}
+			}
+		}
+	}
+	return &SSA{Pkg: pkg, SrcFuncs: funcs}, nil
+}
+
+// kubePrefixes are the module paths whose packages ctrllint analyses code
+// against.
+var kubePrefixes = []string{"k8s.io/client-go/", "k8s.io/apimachinery/", "sigs.k8s.io/controller-runtime/"}
+
+// SeesKubernetes reports whether pkg imports, directly or not, a package
+// of client-go, apimachinery or controller-runtime.
+func SeesKubernetes(pkg *types.Package) bool {
+	seen := make(map[*types.Package]bool)
+	var walk func(p *types.Package) bool
+	walk = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		for _, prefix := range kubePrefixes {
+			if strings.HasPrefix(p.Path()+"/", prefix) {
+				return true
+			}
+		}
+		for _, imp := range p.Imports() {
+			if walk(imp) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(pkg)
+}

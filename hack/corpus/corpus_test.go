@@ -1,0 +1,151 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/modfile"
+)
+
+// The checked-in corpus description and triage load, and docs/corpus.md
+// and the README's precision block are what they render to.
+func TestDocsUpToDate(t *testing.T) {
+	cfg, err := loadConfig("corpus.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tri, err := loadTriage("triage.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "..", "docs", "corpus.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != render(cfg, tri) {
+		t.Errorf("docs/corpus.md is stale: run make corpus-docs")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if updated, err := withPrecision(string(readme), tri); err != nil {
+		t.Error(err)
+	} else if updated != string(readme) {
+		t.Errorf("README.md's precision table is stale: run make corpus-docs")
+	}
+	for _, v := range tri.Verdicts {
+		if _, ok := cfg.entry(v.Entry); !ok {
+			t.Errorf("triage.json: %s %s:%d names entry %q, which corpus.json lacks", v.Analyzer, v.File, v.Line, v.Entry)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	f := func(entry, file string, line int) finding {
+		return finding{Entry: entry, Analyzer: "tombstone", File: file, Line: line, Message: "m"}
+	}
+	tri := &triage{Verdicts: []verdict{
+		{finding: f("k", "a.go", 1), Verdict: truePositive, Status: statusReported},
+		{finding: f("k", "b.go", 2), Verdict: falsePositive, Status: statusFixed},
+		{finding: f("k", "c.go", 3), Verdict: falsePositive, Status: statusKnown},
+		{finding: f("other", "d.go", 4), Verdict: truePositive, Status: statusReported},
+	}}
+	run := []result{{Entry: "k", Findings: []finding{f("k", "a.go", 1), f("k", "b.go", 2), f("k", "e.go", 5)}}}
+	d := compare(tri, run, map[string]bool{"k": true})
+	if len(d.untriaged) != 1 || d.untriaged[0].File != "e.go" {
+		t.Errorf("untriaged = %v, want e.go", d.untriaged)
+	}
+	if len(d.regressed) != 1 || d.regressed[0].File != "b.go" {
+		t.Errorf("regressed = %v, want b.go", d.regressed)
+	}
+	if len(d.disappeared) != 1 || d.disappeared[0].File != "c.go" {
+		t.Errorf("disappeared = %v, want c.go (d.go's entry did not run)", d.disappeared)
+	}
+	if d.ok() {
+		t.Error("a differing run compares ok")
+	}
+	clean := []result{{Entry: "k", Findings: []finding{f("k", "a.go", 1), f("k", "c.go", 3)}}}
+	if d := compare(tri, clean, map[string]bool{"k": true}); !d.ok() {
+		t.Errorf("the triaged findings compare as %+v", d)
+	}
+	crashed := []result{{Entry: "k", Failure: "ctrllint exited 2"}}
+	d = compare(tri, crashed, map[string]bool{"k": true})
+	if d.ok() || len(d.failures) != 1 || len(d.disappeared) != 0 {
+		t.Errorf("a crashed run: %+v, want one failure and nothing else", d)
+	}
+}
+
+func TestLoadTriageRejects(t *testing.T) {
+	for name, body := range map[string]string{
+		"no reason":        `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"true positive","status":"reported","consequence":"c"}]}`,
+		"tp no cons":       `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"true positive","status":"reported","reason":"r"}]}`,
+		"fp no change":     `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"false positive","status":"fixed","reason":"r"}]}`,
+		"fp bad status":    `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"false positive","status":"reported","reason":"r","change":"c"}]}`,
+		"bad verdict":      `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"maybe","status":"reported","reason":"r"}]}`,
+		"unknown field":    `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"true positive","status":"reported","reason":"r","consequence":"c","oops":1}]}`,
+		"missing position": `{"findings":[{"entry":"k","analyzer":"a","file":"f","message":"m","verdict":"true positive","status":"reported","reason":"r","consequence":"c"}]}`,
+		"twice": `{"findings":[{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"true positive","status":"reported","reason":"r","consequence":"c"},
+			{"entry":"k","analyzer":"a","file":"f","line":1,"message":"m","verdict":"true positive","status":"reported","reason":"r","consequence":"c"}]}`,
+	} {
+		file := filepath.Join(t.TempDir(), "triage.json")
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := loadTriage(file); err == nil {
+			t.Errorf("%s: loadTriage accepted it", name)
+		}
+	}
+}
+
+func TestWrapperGoMod(t *testing.T) {
+	pinned, err := modfile.Parse("go.mod", []byte(`module k8s.io/kubernetes
+go 1.26.0
+require k8s.io/api v0.0.0
+replace (
+	k8s.io/api => ./staging/src/k8s.io/api
+	github.com/x/client => ./client
+	github.com/y/z => github.com/y/z v1.2.3
+	github.com/w/v => ./v
+)
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entry{Name: "kubernetes", Module: "k8s.io/kubernetes", Version: "v1.37.2", Staging: "v0.37.2",
+		Replace: map[string]string{"github.com/w/v": "v0.9.0"}}
+	out, err := wrapperGoMod(e, pinned, "1.25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{
+		"module ctrllint.corpus/kubernetes",
+		"go 1.26.0",
+		"require k8s.io/kubernetes v1.37.2",
+		"k8s.io/api => k8s.io/api v0.37.2",
+		"github.com/y/z => github.com/y/z v1.2.3",
+		"github.com/w/v => github.com/w/v v0.9.0",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("wrapper go.mod lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "./") {
+		t.Errorf("wrapper go.mod keeps a local replace:\n%s", got)
+	}
+}
+
+func TestPlaceFile(t *testing.T) {
+	mc, gr := "/m", "/g"
+	for in, want := range map[string]string{
+		"/m/github.com/!azure/go-autorest@v1.2.3/pkg/a.go": "github.com/Azure/go-autorest@v1.2.3/pkg/a.go",
+		"/g/src/net/http/server.go":                        "std/net/http/server.go",
+	} {
+		if got := placeFile(in, "/d", mc, gr); got != want {
+			t.Errorf("placeFile(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,355 @@
+package driver
+
+import (
+	"context"
+	"flag"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+)
+
+// The result cache lets a second run over unchanged code skip loading
+// and analysing: what costs seconds on kubernetes' pkg/controller is
+// type-checking 150 packages and building their SSA form, while knowing
+// that nothing changed takes one `go list -deps` without compiling.
+//
+// A root package's entry is keyed by everything its findings depend on:
+// this executable, the analyzers and their flags, the build configuration
+// (GOOS, GOARCH, tags, tests, the Go toolchain), the package's own files
+// (by content) and, recursively, the keys of everything it imports. A
+// dependency in the module cache is identified by module@version (the
+// cache is immutable), one in GOROOT by the toolchain version; any other
+// file by its content. Only clean results are stored: a package with load
+// errors or an analyzer failure is analysed again next time, so its
+// problem is reported again.
+
+// cacheListMode lists the import graph and files without type-checking or
+// compiling anything.
+const cacheListMode = packages.NeedName | packages.NeedFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedModule | packages.NeedForTest
+
+// resultCache is one run's view of the cache directory.
+type resultCache struct {
+	dir  string
+	base string // tool, analyzers, flags and build configuration
+	keys map[*packages.Package]string
+	env  goEnv
+}
+
+type goEnv struct {
+	GOROOT, GOVERSION, GOMODCACHE, GOOS, GOARCH, CGO_ENABLED, GOFLAGS, GOEXPERIMENT string
+}
+
+// cachedEntry is what is stored for one root package.
+type cachedEntry struct {
+	Findings []Finding
+}
+
+// analyzeCached is Analyze with the result cache in cfg.CacheDir.
+func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
+	rc, roots, err := openCache(ctx, cfg)
+	if err != nil {
+		// Listing failed (a go.mod problem, a bad pattern, ...): the
+		// ordinary load reports it properly.
+		return analyzeUncached(ctx, cfg)
+	}
+	res := &Result{}
+	var missed []string
+	for _, p := range roots {
+		if e, ok := rc.get(p); ok {
+			res.Findings = append(res.Findings, e.Findings...)
+		} else if p.ForTest != "" {
+			missed = append(missed, p.ForTest) // loads p_test [p.test] too
+		} else {
+			missed = append(missed, p.PkgPath)
+		}
+	}
+	if len(missed) == 0 {
+		SortFindings(res.Findings)
+		return res, nil
+	}
+	sub := *cfg
+	sub.Patterns = slices.Compact(slices.Sorted(slices.Values(missed)))
+	pkgs, loadErr := Load(ctx, &sub)
+	if loadErr != nil && len(pkgs) == 0 {
+		return res, loadErr
+	}
+	fresh, err := Run(&sub, pkgs)
+	if err != nil {
+		return res, err
+	}
+	failed := make(map[string]bool)
+	for _, e := range fresh.Errors {
+		failed[e.Package] = true
+	}
+	byPkg := make(map[string][]Finding)
+	for _, f := range fresh.Findings {
+		byPkg[f.Package] = append(byPkg[f.Package], f)
+	}
+	keyOf := make(map[string]*packages.Package)
+	for _, p := range roots {
+		keyOf[p.ID] = p
+	}
+	for _, p := range pkgs {
+		if lp := keyOf[p.ID]; lp != nil && !failed[p.ID] {
+			rc.put(lp, cachedEntry{Findings: byPkg[p.ID]})
+		}
+	}
+	res.Findings = dedupFindings(append(res.Findings, fresh.Findings...))
+	res.Errors = fresh.Errors
+	SortFindings(res.Findings)
+	return res, loadErr
+}
+
+// openCache lists the packages and computes their keys. It fails when the
+// listing has errors: then nothing is taken from the cache.
+func openCache(ctx context.Context, cfg *Config) (*resultCache, []*packages.Package, error) {
+	env, err := readGoEnv(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	lcfg := &packages.Config{Mode: cacheListMode, Context: ctx, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests}
+	if len(cfg.Tags) > 0 {
+		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+	}
+	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	broken := false
+	packages.Visit(pkgs, nil, func(p *packages.Package) { broken = broken || len(p.Errors) > 0 })
+	if broken {
+		return nil, nil, fmt.Errorf("listing has errors")
+	}
+	roots := selectVariants(pkgs)
+	if len(roots) == 0 {
+		return nil, nil, fmt.Errorf("no packages")
+	}
+	tool, err := toolID(cfg.CacheDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "ctrllint result cache v1\ntool %s\n", tool)
+	envJSON, _ := json.Marshal(env)
+	fmt.Fprintf(h, "env %s\ntags %q\ntests %v\nsourcedeps %v\n", envJSON, cfg.Tags, cfg.Tests, cfg.SourceDeps)
+	for _, a := range sortedAnalyzers(cfg.Analyzers) {
+		fmt.Fprintf(h, "analyzer %s\n", a.Name)
+		a.Flags.VisitAll(func(f *flag.Flag) { fmt.Fprintf(h, "  -%s=%s\n", f.Name, f.Value) })
+	}
+	rc := &resultCache{dir: filepath.Join(cfg.CacheDir, "results"), base: hex.EncodeToString(h.Sum(nil)), keys: make(map[*packages.Package]string), env: env}
+	for _, p := range roots {
+		if _, err := rc.key(p); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rc, roots, nil
+}
+
+// key is the package's content key: its files and its imports' keys.
+func (rc *resultCache) key(p *packages.Package) (string, error) {
+	if k, ok := rc.keys[p]; ok {
+		return k, nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", p.ID, p.Name)
+	switch {
+	case rc.inModCache(p):
+		fmt.Fprintf(h, "module %s@%s\n", p.Module.Path, p.Module.Version)
+		for _, f := range p.GoFiles {
+			fmt.Fprintf(h, "file %s\n", filepath.Base(f))
+		}
+	case rc.inGoroot(p):
+		fmt.Fprintf(h, "goroot %s\n", rc.env.GOVERSION)
+		for _, f := range p.GoFiles {
+			fmt.Fprintf(h, "file %s\n", filepath.Base(f))
+		}
+	default:
+		files := append(append(append([]string(nil), p.GoFiles...), p.OtherFiles...), p.EmbedFiles...)
+		for _, f := range files {
+			if err := hashFile(h, f); err != nil {
+				return "", err
+			}
+		}
+	}
+	imps := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		imps = append(imps, path)
+	}
+	sort.Strings(imps)
+	for _, path := range imps {
+		k, err := rc.key(p.Imports[path])
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "import %s %s\n", path, k)
+	}
+	k := hex.EncodeToString(h.Sum(nil))
+	rc.keys[p] = k
+	return k, nil
+}
+
+func (rc *resultCache) inModCache(p *packages.Package) bool {
+	m := p.Module
+	if m == nil || m.Version == "" || m.Replace != nil && m.Replace.Version == "" || rc.env.GOMODCACHE == "" {
+		return false
+	}
+	for _, f := range p.GoFiles {
+		if !strings.HasPrefix(f, rc.env.GOMODCACHE+string(filepath.Separator)) {
+			return false
+		}
+	}
+	return len(p.GoFiles) > 0
+}
+
+func (rc *resultCache) inGoroot(p *packages.Package) bool {
+	if p.Module != nil || rc.env.GOROOT == "" {
+		return false
+	}
+	for _, f := range p.GoFiles {
+		if !strings.HasPrefix(f, rc.env.GOROOT+string(filepath.Separator)) {
+			return false
+		}
+	}
+	return len(p.GoFiles) > 0
+}
+
+func hashFile(w io.Writer, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fmt.Fprintf(w, "file %s\n", name)
+	_, err = io.Copy(w, f)
+	return err
+}
+
+func (rc *resultCache) path(p *packages.Package) string {
+	sum := sha256.Sum256([]byte(rc.base + rc.keys[p]))
+	k := hex.EncodeToString(sum[:])
+	return filepath.Join(rc.dir, k[:2], k+".json")
+}
+
+func (rc *resultCache) get(p *packages.Package) (cachedEntry, bool) {
+	var e cachedEntry
+	data, err := os.ReadFile(rc.path(p))
+	if err != nil || json.Unmarshal(data, &e) != nil {
+		return cachedEntry{}, false
+	}
+	return e, true
+}
+
+// put stores an entry; a failure to write only costs the next run time.
+func (rc *resultCache) put(p *packages.Package, e cachedEntry) {
+	name := rc.path(p)
+	data, err := json.Marshal(e)
+	if err != nil || os.MkdirAll(filepath.Dir(name), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), name) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// readGoEnv asks the go command for what decides how packages build.
+func readGoEnv(ctx context.Context, cfg *Config) (goEnv, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT")
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
+	out, err := cmd.Output()
+	if err != nil {
+		return goEnv{}, err
+	}
+	var env goEnv
+	err = json.Unmarshal(out, &env)
+	return env, err
+}
+
+var toolIDOnce struct {
+	sync.Once
+	id  string
+	err error
+}
+
+// toolID identifies this executable by the hash of its contents,
+// remembered in the cache by path, size and modification time so that it
+// is computed once per build.
+func toolID(cacheDir string) (string, error) {
+	toolIDOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			toolIDOnce.err = err
+			return
+		}
+		st, err := os.Stat(exe)
+		if err != nil {
+			toolIDOnce.err = err
+			return
+		}
+		stamp := fmt.Sprintf("%s %d %d %s/%s", exe, st.Size(), st.ModTime().UnixNano(), runtime.GOOS, runtime.GOARCH)
+		sum := sha256.Sum256([]byte(stamp))
+		memo := filepath.Join(cacheDir, "tool", hex.EncodeToString(sum[:8]))
+		if id, err := os.ReadFile(memo); err == nil && len(id) == 64 {
+			toolIDOnce.id = string(id)
+			return
+		}
+		f, err := os.Open(exe)
+		if err != nil {
+			toolIDOnce.err = err
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			toolIDOnce.err = err
+			return
+		}
+		toolIDOnce.id = hex.EncodeToString(h.Sum(nil))
+		if os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
+			os.WriteFile(memo, []byte(toolIDOnce.id), 0o644)
+		}
+	})
+	return toolIDOnce.id, toolIDOnce.err
+}
+
+func sortedAnalyzers(as []*analysis.Analyzer) []*analysis.Analyzer {
+	out := slices.Clone(as)
+	slices.SortFunc(out, func(a, b *analysis.Analyzer) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func dedupFindings(fs []Finding) []Finding {
+	seen := make(map[string]bool)
+	out := fs[:0]
+	for _, f := range fs {
+		k := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}

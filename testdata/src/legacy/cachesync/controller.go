@@ -1,0 +1,136 @@
+// Package cachesync holds controllers on client-go v0.30, with the
+// stop-channel waits and untyped queues of older controllers, for the
+// cachesync analyzer.
+package cachesync
+
+import (
+	"fmt"
+	"time"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// Controller is a v0.30-era controller: untyped rate-limiting queue,
+// stop channel, HasSynced kept as a cache.InformerSynced.
+type Controller struct {
+	podLister  corelisters.PodLister
+	podsSynced cache.InformerSynced
+	queue      workqueue.RateLimitingInterface
+}
+
+func NewController(pods coreinformers.PodInformer) *Controller {
+	c := &Controller{
+		podLister:  pods.Lister(),
+		podsSynced: pods.Informer().HasSynced,
+		queue:      workqueue.NewRateLimitingQueue(workqueue.DefaultControllerRateLimiter()),
+	}
+	pods.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: c.enqueue,
+	})
+	return c
+}
+
+func (c *Controller) enqueue(obj interface{}) {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleError(err)
+		return
+	}
+	c.queue.Add(key)
+}
+
+// Run waits with WaitForNamedCacheSync and a stop channel. Silent.
+func (c *Controller) Run(workers int, stopCh <-chan struct{}) {
+	defer utilruntime.HandleCrash()
+	defer c.queue.ShutDown()
+	if !cache.WaitForNamedCacheSync("pod", stopCh, c.podsSynced) {
+		return
+	}
+	for i := 0; i < workers; i++ {
+		go wait.Until(c.runWorker, time.Second, stopCh)
+	}
+	<-stopCh
+}
+
+// RunNoWait forgets the wait.
+func (c *Controller) RunNoWait(workers int, stopCh <-chan struct{}) {
+	defer c.queue.ShutDown()
+	for i := 0; i < workers; i++ {
+		go wait.Until(c.runWorker, time.Second, stopCh) // want `worker c.runWorker starts before the informer caches it reads have synced`
+	}
+	<-stopCh
+}
+
+// RunJitter starts its worker with JitterUntil after a wait on one branch
+// only.
+func (c *Controller) RunJitter(stopCh <-chan struct{}, wait_ bool) {
+	if wait_ && !cache.WaitForCacheSync(stopCh, c.podsSynced) {
+		return
+	}
+	wait.JitterUntil(c.runWorker, time.Second, 0.1, true, stopCh) // want `worker c.runWorker starts on a path that skips the cache-sync wait`
+}
+
+func (c *Controller) runWorker() {
+	for c.processNextItem() {
+	}
+}
+
+func (c *Controller) processNextItem() bool {
+	obj, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(obj)
+	key, ok := obj.(string)
+	if !ok {
+		c.queue.Forget(obj)
+		return true
+	}
+	if err := c.sync(key); err != nil {
+		c.queue.AddRateLimited(key)
+		return true
+	}
+	c.queue.Forget(obj)
+	return true
+}
+
+func (c *Controller) sync(key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	pod, err := c.podLister.Pods(ns).Get(name)
+	if err != nil {
+		return fmt.Errorf("pod %s: %w", key, err)
+	}
+	klog.V(4).Infof("pod %s is on node %q", key, pod.Spec.NodeName)
+	return nil
+}
+
+// Main starts the factory and waits on it (a map, unread) before running
+// the controller. Silent.
+func Main(client kubernetes.Interface, stopCh <-chan struct{}) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := NewController(factory.Core().V1().Pods())
+	factory.Start(stopCh)
+	factory.WaitForCacheSync(stopCh)
+	c.Run(2, stopCh)
+}
+
+// LateMain builds the controller after starting the factory: its Pod
+// informer is never started.
+func LateMain(client kubernetes.Interface, stopCh <-chan struct{}) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	factory.Start(stopCh)
+	c := NewController(factory.Core().V1().Pods()) // want `NewController requests the Pod informer from the informer factory \(line \d+\) after its Start \(line \d+\)`
+	factory.WaitForCacheSync(stopCh)
+	c.Run(2, stopCh)
+}
