@@ -48,6 +48,7 @@ type options struct {
 	out            string
 	rawOut         string
 	staticcheckBin string
+	render         string
 }
 
 func main() {
@@ -56,7 +57,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	if err := run(o); err != nil {
+	if o.render != "" {
+		err = render(o.render)
+	} else {
+		err = run(o)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -87,6 +93,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.interval, "sample", 50*time.Millisecond, "interval at which the process tree's memory is sampled")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "limit for one run of one tool")
 	fs.StringVar(&o.out, "o", "", "write the Markdown report here (default: bench.md in -cache)")
+	fs.StringVar(&o.render, "render", "", "print the report of an earlier run from its raw samples (the .json beside -o) and exit")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -150,6 +157,11 @@ func run(o *options) error {
 		return err
 	}
 	defer os.RemoveAll(b.scratch)
+	// Measure a copy, so that rebuilding bin/ctrllint during a long run
+	// changes nothing.
+	if b.ctrllint, err = snapshot(b.ctrllint, b.scratch); err != nil {
+		return err
+	}
 	if b.floor, err = buildFloor(o.cache); err != nil {
 		return err
 	}
@@ -207,6 +219,9 @@ func run(o *options) error {
 			b.round(t, r, false)
 		}
 		rep.Targets = append(rep.Targets, t)
+		if err := rep.save(o); err != nil { // a partial report, in case a later step fails
+			return err
+		}
 	}
 
 	if o.scale != "none" && o.tools["floor"] && o.tools["ctrllint"] {
@@ -219,16 +234,52 @@ func run(o *options) error {
 	rep.LoadEnd = loadAvg()
 	rep.Finished = time.Now()
 
-	text := rep.markdown()
-	fmt.Print(text)
-	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
+	if err := rep.save(o); err != nil {
 		return err
 	}
-	raw, _ := json.MarshalIndent(rep, "", "  ")
-	if err := os.WriteFile(o.rawOut, raw, 0o644); err != nil {
-		return err
-	}
+	fmt.Print(rep.markdown())
 	fmt.Fprintf(os.Stderr, "bench: report written to %s (raw samples: %s)\n", o.out, o.rawOut)
+	return nil
+}
+
+// save writes the report and its raw samples.
+func (r *report) save(o *options) error {
+	if r.Finished.IsZero() {
+		defer func() { r.Finished = time.Time{} }()
+		r.Finished = time.Now()
+		r.LoadEnd = loadAvg()
+	}
+	if err := os.WriteFile(o.out, []byte(r.markdown()), 0o644); err != nil {
+		return err
+	}
+	raw, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(o.rawOut, raw, 0o644)
+}
+
+// snapshot copies the executable bin into dir.
+func snapshot(bin, dir string) (string, error) {
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return "", err
+	}
+	to := filepath.Join(dir, filepath.Base(bin))
+	return to, os.WriteFile(to, data, 0o755)
+}
+
+// render prints the Markdown report of an earlier run's JSON.
+func render(file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var rep report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	fmt.Print(rep.markdown())
 	return nil
 }
 
@@ -354,13 +405,7 @@ func (b *bench) scaling(cfg *corpusConfig, targets []*targetResult) ([]scalePoin
 	var points []scalePoint
 	for _, e := range entries {
 		if i := slices.IndexFunc(targets, func(t *targetResult) bool { return t.Entry == e.Name }); i >= 0 {
-			t := targets[i]
-			p := scalePoint{Entry: e.Name, Size: t.Size, Floor: nanRow(t.find(toolFloor, stateNone), (*row).wall),
-				Ctrllint: nanRow(t.find(toolCtrllint, stateCold), (*row).wall)}
-			if r := t.find(toolCtrllint, stateCold); r != nil {
-				p.Runs = len(r.good())
-			}
-			points = append(points, p)
+			points = append(points, newScalePoint(targets[i]))
 			continue
 		}
 		if err := materialise(e, b.o.corpusCache, b.ctrllint); err != nil {
@@ -382,12 +427,7 @@ func (b *bench) scaling(cfg *corpusConfig, targets []*targetResult) ([]scalePoin
 		for r := 1; r <= o.rounds; r++ {
 			sb.round(t, r, false)
 		}
-		p := scalePoint{Entry: e.Name, Size: t.Size, Floor: nanRow(t.find(toolFloor, stateNone), (*row).wall),
-			Ctrllint: nanRow(t.find(toolCtrllint, stateCold), (*row).wall)}
-		if r := t.find(toolCtrllint, stateCold); r != nil {
-			p.Runs = len(r.good())
-		}
-		points = append(points, p)
+		points = append(points, newScalePoint(t))
 	}
 	slices.SortFunc(points, func(x, y scalePoint) int { return x.Size.Packages - y.Size.Packages })
 	return points, nil
