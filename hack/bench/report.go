@@ -89,7 +89,7 @@ func (t *table) String() string {
 	n := len(t.header)
 	width := make([]int, n)
 	for i, h := range t.header {
-		width[i] = runeLen(h)
+		width[i] = max(runeLen(h), 3) // "---" is the shortest separator
 	}
 	for _, r := range t.rows {
 		for i := 0; i < n && i < len(r); i++ {
@@ -116,7 +116,7 @@ func (t *table) String() string {
 	line(t.header)
 	b.WriteString("|")
 	for i := 0; i < n; i++ {
-		d := strings.Repeat("-", max(width[i], 3))
+		d := strings.Repeat("-", width[i])
 		if i < len(t.right) && t.right[i] {
 			d = d[1:] + ":"
 		}
