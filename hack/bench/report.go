@@ -316,16 +316,17 @@ func scaleTable(points []scalePoint) *table {
 		right:  []bool{false, true, true, true, true, true, true, true, true, true},
 	}
 	for _, p := range points {
-		per := func(s float64, n int) string {
+		per := func(s, n float64) string {
 			if n == 0 || math.IsNaN(s) {
 				return "–"
 			}
-			return fmt.Sprintf("%.0f ms", s*1000/float64(n))
+			return fmt.Sprintf("%.0f ms", s*1000/n)
 		}
+		pkgs, klines := float64(p.Size.Packages), float64(p.Size.Lines)/1000
 		tb.add(p.Entry, fmt.Sprint(p.Size.Packages), fmt.Sprint(p.Size.Lines),
 			seconds(p.floor()), seconds(p.ctrllint()),
-			per(p.floor(), p.Size.Packages), per(p.ctrllint(), p.Size.Packages),
-			per(p.ctrllint(), p.Size.Lines/1000),
+			per(p.floor(), pkgs), per(p.ctrllint(), pkgs),
+			per(p.ctrllint(), klines),
 			ratio(p.ctrllint(), p.floor()), fmt.Sprint(len(p.CtrllintWalls)))
 	}
 	return tb
