@@ -215,9 +215,21 @@ func TestTargetTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
-	notes := tt.notes()
-	if !strings.Contains(notes, "ctrllint (warm) failed 1 of 3 runs") || !strings.Contains(notes, "ctrllint: boom") {
-		t.Errorf("notes:\n%s", notes)
+	tt.row(toolStaticcheck, stateCold).Samples[0].Exit = 1
+	tt.row(toolFloor, stateNone).Samples[0].Exit = 1
+	notes := tt.notes(true)
+	for _, want := range []string{
+		"ctrllint (warm) failed 1 of 3 runs", "ctrllint: boom",
+		"staticcheck (cold) exited 1 in 1 of 1 runs (findings reported)",
+		"floor exited 1 in 1 of 3 runs (some packages did not load or type-check)",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	// The scaling table's notes leave findings out.
+	if notes := tt.notes(false); strings.Contains(notes, "findings") || !strings.Contains(notes, "floor exited 1") {
+		t.Errorf("notes without findings:\n%s", notes)
 	}
 }
 

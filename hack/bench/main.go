@@ -509,7 +509,7 @@ func (r *report) markdown() string {
 		warm = "without a warm-up round"
 	}
 	p("Medians of %d rounds per target, %s; each round runs, in this order: %s.\n\n", r.Rounds, warm, strings.Join(r.Order, ", "))
-	p("The go build cache is warm for every run: the export data of dependencies is the go command's business, compiled by earlier runs (and the warm-up round) and shared by every tool. ")
+	p("The go build cache is warm for every run: the export data of dependencies is the go command's business, compiled by earlier runs (and the warm-up round, if any) and shared by every tool. ")
 	p("**cold**: the tool's own result cache is empty — ctrllint's cache directory removed (when it has one), ")
 	p("go vet's cached results keyed afresh (a fresh -printf.funcs name for go vet, a fresh copy of the binary for -vettool), a new empty STATICCHECK_CACHE. ")
 	p("**warm**: the same command again at once, nothing changed. ")
@@ -523,7 +523,7 @@ func (r *report) markdown() string {
 		p("\n## %s\n\n", t.Entry)
 		p("`%s` in %s: %d packages, %d files, %d lines of non-test Go.\n\n", strings.Join(t.Patterns, " "), t.Dir, t.Size.Packages, t.Size.Files, t.Size.Lines)
 		p("%s", t.table())
-		if notes := t.notes(); notes != "" {
+		if notes := t.notes(true); notes != "" {
 			p("\n%s", notes)
 		}
 	}
@@ -537,6 +537,11 @@ func (r *report) markdown() string {
 		p("\n## Time per package\n\n")
 		p("The floor and ctrllint (cold) on each materialised corpus entry: the targets' medians above, %d rounds for the others.\n\n", r.ScaleRounds)
 		p("%s\n%s.\n", scaleTable(r.Scale), scaleFit(r.Scale))
+		for _, s := range r.Scale {
+			if s.Notes != "" {
+				p("\n%s:\n\n%s", s.Entry, s.Notes)
+			}
+		}
 	}
 	if len(r.LSP) > 0 {
 		p("\n## Editor server\n\n")
@@ -556,8 +561,10 @@ func orDash(s string) string {
 	return s
 }
 
-// notes lists failed runs and unusual exit statuses of a target's rows.
-func (t *targetResult) notes() string {
+// notes lists failed runs and the exit statuses that qualify a row's
+// figures: the floor's 1 (some packages did not type-check, so it did less
+// than a clean load) always, the tools' 1 (findings) when findings is set.
+func (t *targetResult) notes(findings bool) string {
 	var b strings.Builder
 	for _, r := range t.Rows {
 		exits := map[int]int{}
@@ -571,10 +578,10 @@ func (t *targetResult) notes() string {
 		if firstErr != nil {
 			fmt.Fprintf(&b, "- %s failed %d of %d runs; the first: %s\n\n```\n%s\n```\n", r.label(), r.failures(), len(r.Samples), firstErr.Err, tail(strings.TrimSpace(firstErr.Stderr), 1500))
 		}
-		if n := exits[1]; n > 0 {
+		if n := exits[1]; n > 0 && (findings || r.Tool == toolFloor) {
 			what := "findings reported"
 			if r.Tool == toolFloor {
-				what = "some packages did not type-check"
+				what = "some packages did not load or type-check"
 			}
 			fmt.Fprintf(&b, "- %s exited 1 in %d of %d runs (%s)\n", r.label(), n, len(r.Samples), what)
 		}

@@ -266,10 +266,11 @@ type scalePoint struct {
 	Size          size      `json:"size"`
 	FloorWalls    []float64 `json:"floorWalls"`
 	CtrllintWalls []float64 `json:"ctrllintWalls"`
+	Notes         string    `json:"notes,omitempty"` // failures, and the floor's load errors
 }
 
 func newScalePoint(t *targetResult) scalePoint {
-	p := scalePoint{Entry: t.Entry, Size: t.Size}
+	p := scalePoint{Entry: t.Entry, Size: t.Size, Notes: t.notes(false)}
 	if r := t.find(toolFloor, stateNone); r != nil {
 		p.FloorWalls = r.values(wallOf)
 	}
