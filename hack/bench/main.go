@@ -508,7 +508,7 @@ func (r *report) markdown() string {
 	if !r.Warmup {
 		warm = "without a warm-up round"
 	}
-	p("Medians of %d rounds per target, %s; each round runs, in this order: %s.\n\n", r.Rounds, warm, strings.Join(r.Order, ", "))
+	p("Medians of %s per target, %s; each round runs, in this order: %s.\n\n", plural(r.Rounds, "round"), warm, strings.Join(r.Order, ", "))
 	p("The go build cache is warm for every run: the export data of dependencies is the go command's business, compiled by earlier runs (and the warm-up round, if any) and shared by every tool. ")
 	p("**cold**: the tool's own result cache is empty — ctrllint's cache directory removed (when it has one), ")
 	p("go vet's cached results keyed afresh (a fresh -printf.funcs name for go vet, a fresh copy of the binary for -vettool), a new empty STATICCHECK_CACHE. ")
@@ -535,11 +535,11 @@ func (r *report) markdown() string {
 	}
 	if len(r.Scale) > 0 {
 		p("\n## Time per package\n\n")
-		p("The floor and ctrllint (cold) on each materialised corpus entry: the targets' medians above, %d rounds for the others.\n\n", r.ScaleRounds)
+		p("The floor and ctrllint (cold) on each materialised corpus entry: the targets' medians above, %s for the others.\n\n", plural(r.ScaleRounds, "round"))
 		p("%s\n%s.\n", scaleTable(r.Scale), scaleFit(r.Scale))
 		for _, s := range r.Scale {
-			if s.Notes != "" {
-				p("\n%s:\n\n%s", s.Entry, s.Notes)
+			if notes := s.notes(); notes != "" {
+				p("\n%s:\n\n%s", s.Entry, notes)
 			}
 		}
 	}
@@ -554,6 +554,13 @@ func (r *report) markdown() string {
 	return b.String()
 }
 
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "–"
@@ -566,6 +573,7 @@ func orDash(s string) string {
 // than a clean load) always, the tools' 1 (findings) when findings is set.
 func (t *targetResult) notes(findings bool) string {
 	var b strings.Builder
+	var shown *sample // the one failure whose output is shown
 	for _, r := range t.Rows {
 		exits := map[int]int{}
 		var firstErr *sample
@@ -576,7 +584,10 @@ func (t *targetResult) notes(findings bool) string {
 			}
 		}
 		if firstErr != nil {
-			fmt.Fprintf(&b, "- %s failed %d of %d runs; the first: %s\n\n```\n%s\n```\n", r.label(), r.failures(), len(r.Samples), firstErr.Err, tail(strings.TrimSpace(firstErr.Stderr), 1500))
+			fmt.Fprintf(&b, "- %s failed %d of %d runs (the first: %s)\n", r.label(), r.failures(), len(r.Samples), firstErr.Err)
+			if shown == nil {
+				shown = firstErr
+			}
 		}
 		if n := exits[1]; n > 0 && (findings || r.Tool == toolFloor) {
 			what := "findings reported"
@@ -586,5 +597,17 @@ func (t *targetResult) notes(findings bool) string {
 			fmt.Fprintf(&b, "- %s exited 1 in %d of %d runs (%s)\n", r.label(), n, len(r.Samples), what)
 		}
 	}
+	if shown != nil && strings.TrimSpace(shown.Stderr) != "" {
+		fmt.Fprintf(&b, "\nThe end of the first failure's standard error:\n\n```\n%s\n```\n", lastLines(shown.Stderr, 6, 800))
+	}
 	return b.String()
+}
+
+// lastLines is the last n lines of s, at most max bytes of them.
+func lastLines(s string, n, max int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return tail(strings.Join(lines, "\n"), max)
 }

@@ -259,29 +259,45 @@ type size struct {
 	Bytes    int64 `json:"bytes"`
 }
 
-// A scalePoint is the floor and ctrllint (cold) on one corpus entry: the
-// wall times of their successful runs, in seconds.
+// A scalePoint is the floor and ctrllint (cold) on one corpus entry, with
+// their samples.
 type scalePoint struct {
-	Entry         string    `json:"entry"`
-	Size          size      `json:"size"`
-	FloorWalls    []float64 `json:"floorWalls"`
-	CtrllintWalls []float64 `json:"ctrllintWalls"`
-	Notes         string    `json:"notes,omitempty"` // failures, and the floor's load errors
+	Entry string `json:"entry"`
+	Size  size   `json:"size"`
+	Rows  []*row `json:"rows"`
 }
 
 func newScalePoint(t *targetResult) scalePoint {
-	p := scalePoint{Entry: t.Entry, Size: t.Size, Notes: t.notes(false)}
-	if r := t.find(toolFloor, stateNone); r != nil {
-		p.FloorWalls = r.values(wallOf)
-	}
-	if r := t.find(toolCtrllint, stateCold); r != nil {
-		p.CtrllintWalls = r.values(wallOf)
+	p := scalePoint{Entry: t.Entry, Size: t.Size}
+	for _, r := range t.Rows {
+		if r.Tool == toolFloor || r.Tool == toolCtrllint && r.State == stateCold {
+			p.Rows = append(p.Rows, r)
+		}
 	}
 	return p
 }
 
-func (p scalePoint) floor() float64    { return median(p.FloorWalls) }
-func (p scalePoint) ctrllint() float64 { return median(p.CtrllintWalls) }
+func (p scalePoint) target() *targetResult {
+	return &targetResult{Entry: p.Entry, Size: p.Size, Rows: p.Rows}
+}
+
+func (p scalePoint) floor() float64 {
+	return nanRow(p.target().find(toolFloor, stateNone), (*row).wall)
+}
+
+func (p scalePoint) ctrllint() float64 {
+	return nanRow(p.target().find(toolCtrllint, stateCold), (*row).wall)
+}
+
+func (p scalePoint) runs() int {
+	if r := p.target().find(toolCtrllint, stateCold); r != nil {
+		return len(r.good())
+	}
+	return 0
+}
+
+// notes are the failures, and the floor's load errors.
+func (p scalePoint) notes() string { return p.target().notes(false) }
 
 // fit is the least-squares line y = a + b·x and its r².
 func fit(xs, ys []float64) (a, b, r2 float64, ok bool) {
@@ -328,7 +344,7 @@ func scaleTable(points []scalePoint) *table {
 			seconds(p.floor()), seconds(p.ctrllint()),
 			per(p.floor(), pkgs), per(p.ctrllint(), pkgs),
 			per(p.ctrllint(), klines),
-			ratio(p.ctrllint(), p.floor()), fmt.Sprint(len(p.CtrllintWalls)))
+			ratio(p.ctrllint(), p.floor()), fmt.Sprint(p.runs()))
 	}
 	return tb
 }
