@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/ctrllint
 FIXTURES := $(wildcard testdata/src/*/go.mod)
 
-.PHONY: all build example test testdata vet unit lint docs bench clean fuzz \
+.PHONY: all build example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz \
 	e2e e2e-binaries e2e-if-possible e2e-smoke
 
 all: build
@@ -90,8 +90,22 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./analyzers/internal/manual
 	$(GO) test -run '^$$' -fuzz FuzzParseSettings -fuzztime $(FUZZTIME) ./plugin
 
-bench: testdata
+# Benchmarks: the micro-benchmarks (go test -bench: each analyzer on the
+# fixtures), then ctrllint side by side with the floor (go/packages loading
+# and type-checking, nothing else), go vet, go vet -vettool=ctrllint and
+# staticcheck on corpus entries, cold and warm, and the editor server's time
+# from save to diagnostics (hack/bench, docs/performance.md). The report is
+# printed and written to ~/.cache/ctrllint/bench/bench.md. BENCH_FLAGS are
+# hack/bench's flags, e.g. BENCH_FLAGS="-rounds 3 -targets kubernetes".
+BENCH_FLAGS ?=
+
+bench: bench-micro bench-compare
+
+bench-micro: testdata
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+bench-compare: build testdata
+	$(GO) run ./hack/bench -ctrllint $(BIN) $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin

@@ -23,6 +23,11 @@ const rootMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes |
 	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
 
+// RootMode is the packages.Mode Load uses (without SourceDeps). The
+// benchmark's floor (hack/bench/floor) loads with it, so that the floor is
+// exactly ctrllint's own loading and type-checking, and nothing more.
+const RootMode = rootMode
+
 // Problem is one reason packages could not be loaded or type-checked,
 // as the go command or the type checker phrased it.
 type Problem struct {
