@@ -1,0 +1,128 @@
+// Package requeueerr holds controller-runtime reconcilers that return a
+// Result asking for a requeue together with an error, and the idioms that
+// do not.
+package requeueerr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+const pollInterval = 30 * time.Second
+
+var (
+	errNotReady = errors.New("dependencies are not ready")
+	// requeueSoon is the package's "come back later" Result.
+	requeueSoon = ctrl.Result{RequeueAfter: 5 * time.Second}
+)
+
+// DeploymentReconciler waits for an external bucket before it scales.
+type DeploymentReconciler struct {
+	client.Client
+	RetryInterval time.Duration
+}
+
+func (r *DeploymentReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&appsv1.Deployment{}).Complete(r)
+}
+
+func (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var d appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &d); err != nil {
+		if apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: 10 * time.Second}, err // want `Result with RequeueAfter returned with a non-nil error: controller-runtime ignores the Result when the error is non-nil and requeues with rate-limited backoff instead, so the requested delay never happens`
+		}
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if d.Spec.Replicas == nil {
+		return ctrl.Result{RequeueAfter: pollInterval}, fmt.Errorf("deployment %s has no replicas yet", req.Name) // want `Result with RequeueAfter returned with a non-nil error`
+	}
+	if err := r.ensureBucket(ctx, &d); err != nil {
+		return ctrl.Result{RequeueAfter: time.Minute}, err // want `Result with RequeueAfter returned with a non-nil error`
+	}
+	if err := r.ensureBucket(ctx, &d); err != nil {
+		return ctrl.Result{RequeueAfter: r.RetryInterval}, err // want `Result with RequeueAfter returned with a non-nil error`
+	}
+	if d.Status.ReadyReplicas == 0 {
+		return requeueSoon, errNotReady // want `Result with RequeueAfter returned with a non-nil error`
+	}
+	if d.Status.UpdatedReplicas == 0 {
+		return ctrl.Result{Requeue: true}, errors.New("rollout has not started") // want `Result with Requeue returned with a non-nil error: controller-runtime ignores the Result when the error is non-nil and logs a warning on every such reconcile; the error alone already requeues`
+	}
+	result := ctrl.Result{}
+	result.RequeueAfter = pollInterval
+	if err := r.ensureBucket(ctx, &d); err != nil {
+		return result, fmt.Errorf("ensuring bucket: %w", err) // want `Result with RequeueAfter returned with a non-nil error`
+	}
+
+	// The right idioms: silent.
+	if err := r.ensureBucket(ctx, &d); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.ensureBucket(ctx, &d); err != nil {
+		log.FromContext(ctx).Error(err, "ensuring bucket; retrying in a minute")
+		return ctrl.Result{RequeueAfter: time.Minute}, nil
+	}
+	if d.Status.AvailableReplicas == 0 {
+		return ctrl.Result{RequeueAfter: pollInterval}, nil
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *DeploymentReconciler) ensureBucket(ctx context.Context, d *appsv1.Deployment) error {
+	if d.Annotations["bucket"] == "" {
+		return errors.New("no bucket")
+	}
+	return nil
+}
+
+// ConfigMapReconciler's errors may be nil where it returns them with a
+// requeue: nothing proves them non-nil, so it stays silent.
+type ConfigMapReconciler struct {
+	client.Client
+}
+
+func (r *ConfigMapReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil {
+		// IgnoreNotFound is nil for a missing object: then the requeue is honoured.
+		return ctrl.Result{RequeueAfter: time.Minute}, client.IgnoreNotFound(err)
+	}
+	if cm.Data == nil {
+		// The helper's error may well be nil.
+		return ctrl.Result{RequeueAfter: pollInterval}, r.sync(ctx, &cm)
+	}
+	err := r.sync(ctx, &cm)
+	if err == nil {
+		return ctrl.Result{RequeueAfter: pollInterval}, nil
+	}
+	res := ctrl.Result{}
+	if cm.Labels["poll"] != "" {
+		res.RequeueAfter = pollInterval // on one path only
+	}
+	if err != nil {
+		return res, err
+	}
+	return ctrl.Result{Requeue: false, RequeueAfter: 0}, err
+}
+
+func (r *ConfigMapReconciler) sync(ctx context.Context, cm *corev1.ConfigMap) error {
+	return r.Update(ctx, cm)
+}
+
+// notReconcile has Reconcile's results but is not a Reconcile, and no
+// Reconcile returns what it returns: silent.
+func notReconcile() (ctrl.Result, error) {
+	return ctrl.Result{RequeueAfter: time.Second}, errors.New("not a reconciler")
+}
+
+var _ = notReconcile
