@@ -127,6 +127,10 @@ func plainLocal(alloc *ssa.Alloc) bool {
 				return false
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Call:
+			if !kube.IsResultReader(ssax.Callee(&ref.Call)) {
+				return false
+			}
 		case *ssa.FieldAddr:
 			for _, use := range *ref.Referrers() {
 				switch use := use.(type) {

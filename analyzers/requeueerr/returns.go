@@ -94,7 +94,34 @@ func (c *checker) stored(r *ssa.Return, v ssa.Value) (val ssa.Value, deferred []
 			return instr.Val, deferred, ok
 		}
 	}
+	if st := onlyStore(alloc); st != nil && before(st, load) {
+		return st.Val, nil, true // a variable assigned once: res, err := f()
+	}
 	return v, nil, true // a plain local, not a named result
+}
+
+// onlyStore returns the single store to a variable that is otherwise only
+// loaded or read by Result.IsZero (`!res.IsZero()` takes its address), or
+// nil.
+func onlyStore(alloc *ssa.Alloc) *ssa.Store {
+	var only *ssa.Store
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc || only != nil {
+				return nil
+			}
+			only = ref
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Call:
+			if !kube.IsResultReader(ssax.Callee(&ref.Call)) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return only
 }
 
 // wholeValue reports whether a variable is only ever stored and loaded as
@@ -107,6 +134,14 @@ func wholeValue(alloc *ssa.Alloc) bool {
 		}
 	}
 	return true
+}
+
+// before reports whether instruction a runs before b on every path to b.
+func before(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return indexOf(a.Block().Instrs, a) < indexOf(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
 }
 
 func indexOf(instrs []ssa.Instruction, v ssa.Instruction) int {

@@ -40,3 +40,14 @@ func RequeueField(f *types.Var) bool {
 func IsTerminalError(fn *types.Func) bool {
 	return IsFunc(fn, CRReconcilePkg, "TerminalError")
 }
+
+// IsResultReader reports whether fn is a method of reconcile.Result that
+// only reads it (IsZero, whose pointer receiver takes the address of a
+// local Result).
+func IsResultReader(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "IsZero" {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	return sig != nil && sig.Recv() != nil && IsPointer(sig.Recv().Type()) && Is(sig.Recv().Type(), CRReconcilePkg, "Result")
+}
