@@ -11,6 +11,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
+	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
@@ -33,6 +34,7 @@ var entries = []entry{
 	{queuedone.Analyzer, queuedone.DocSource, nil},
 	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
 	{sharedowner.Analyzer, sharedowner.DocSource, nil},
+	{requeueerr.Analyzer, requeueerr.DocSource, nil},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

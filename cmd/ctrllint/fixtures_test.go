@@ -28,7 +28,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./requeueerr"}
 			if mod == "legacy" {
 				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner"}
 			}
@@ -69,7 +69,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner"} {
+			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "requeueerr"} {
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
 					HelpURI string `json:"helpUri"`
