@@ -40,8 +40,10 @@
 //
 //   - the Result asks for a requeue: a Result literal, a local variable
 //     assigned field by field, or a package-level variable, with
-//     RequeueAfter or Requeue set on every path to the return (to a
-//     constant that asks for a requeue, or to a value computed at run time);
+//     RequeueAfter or Requeue set on every path to the return, to a
+//     constant that asks for a requeue (true, a positive duration) or, for
+//     RequeueAfter, to a duration computed at run time (a configured
+//     interval, a parameter);
 //   - the error is non-nil: made by fmt.Errorf, errors.New, pkg/errors,
 //     reconcile.TerminalError or a concrete error type; a package's sentinel
 //     error; a non-nil error wrapped (pkg/errors.Wrap) or joined
@@ -96,8 +98,13 @@
 //     (cluster-api's phase loops), a variable no check dominates;
 //   - Results that ask for a requeue on some paths only (a field assigned
 //     under a condition), Results read from struct fields, parameters, or
-//     other packages' variables, and Results whose variable escapes or that
-//     a deferred closure rewrites;
+//     other packages' variables (rook's opcontroller.ImmediateRetryResult),
+//     and Results whose variable escapes or that a deferred closure
+//     rewrites;
+//   - a Requeue computed at run time, and a RequeueAfter that is one of
+//     several results of a call (`after, err := r.next(); return
+//     ctrl.Result{RequeueAfter: after}, err`): on the error path they are
+//     typically false and zero;
 //   - helpers whose Result the Reconcile does not return as its own with
 //     their error: a helper whose error the caller logs and replaces,
 //     functions called through a func value or an interface (a slice of

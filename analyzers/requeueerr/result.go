@@ -95,7 +95,7 @@ func (c *checker) localField(alloc *ssa.Alloc, load ssa.Instruction, field strin
 				}
 				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && fa.X == alloc {
 					if f := ssax.FieldOfAddr(fa); f != nil && f.Name() == field && kube.RequeueField(f) {
-						return scalar(instr.Val, map[ssa.Value]bool{})
+						return scalar(instr.Val, field, map[ssa.Value]bool{})
 					}
 				}
 			}
@@ -167,10 +167,14 @@ func (c *checker) globalField(g *ssa.Global, field string, seen map[ssa.Value]bo
 	return l
 }
 
-// scalar is the level of a value stored into Requeue or RequeueAfter: a
+// scalar is the level of a value stored into Requeue or RequeueAfter. A
 // constant asks for a requeue when true or a positive duration (the
-// framework tests RequeueAfter > 0).
-func scalar(v ssa.Value, seen map[ssa.Value]bool) level {
+// framework tests RequeueAfter > 0). A RequeueAfter computed at run time
+// (a configured interval, a parameter, arithmetic) shows the intent to
+// delay, except one of several results of a call: `d, err := r.next()`
+// is typically zero when err is not nil. A Requeue computed at run time
+// is often false on the error path: unknown.
+func scalar(v ssa.Value, field string, seen map[ssa.Value]bool) level {
 	if seen[v] {
 		return none
 	}
@@ -194,9 +198,14 @@ func scalar(v ssa.Value, seen map[ssa.Value]bool) level {
 	case *ssa.Phi:
 		l := none
 		for _, e := range v.Edges {
-			l = join(l, scalar(e, seen))
+			l = join(l, scalar(e, field, seen))
 		}
 		return l
+	case *ssa.Extract:
+		return unknown
+	}
+	if field == "Requeue" {
+		return unknown
 	}
 	return runtime
 }
