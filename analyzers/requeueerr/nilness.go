@@ -20,11 +20,14 @@ import (
 // closures into the named error result after the return: each must keep
 // the error non-nil. Unknown is not proven.
 func (c *checker) nonNil(v ssa.Value, b *ssa.BasicBlock, deferred []deferredStore) bool {
-	if !c.proven(v, b, nil, map[ssa.Value]bool{}) {
-		return false
-	}
+	return c.proven(v, b, nil, map[ssa.Value]bool{}) && c.keptNonNil(deferred)
+}
+
+// keptNonNil reports whether every store of deferred closures into the
+// named error result keeps a non-nil error non-nil.
+func (c *checker) keptNonNil(deferred []deferredStore) bool {
 	for _, d := range deferred {
-		if !c.proven(d.val, d.val.Parent().Blocks[0], d.assumed, map[ssa.Value]bool{}) {
+		if !c.proven(d.store.Val, d.store.Block(), d.assumed, map[ssa.Value]bool{}) {
 			return false
 		}
 	}

@@ -20,11 +20,11 @@ type ret struct {
 	deferred []deferredStore
 }
 
-// A deferredStore is a value a deferred closure stores into a named
-// result; assumed is the closure's free variable for that result, whose
+// A deferredStore is a deferred closure's store into a named result;
+// assumed is the closure's free variable for that result, whose
 // loads are the error the return statement set.
 type deferredStore struct {
-	val     ssa.Value
+	store   *ssa.Store
 	assumed *ssa.FreeVar
 }
 
@@ -182,7 +182,7 @@ func deferredStores(alloc *ssa.Alloc) ([]deferredStore, bool) {
 						if use.Addr != fv {
 							return nil, false
 						}
-						out = append(out, deferredStore{val: use.Val, assumed: fv})
+						out = append(out, deferredStore{store: use, assumed: fv})
 					case *ssa.UnOp, *ssa.DebugRef:
 					default:
 						return nil, false // passed on, or captured again
@@ -249,6 +249,9 @@ func (c *checker) passedThrough(r ret) (visit, bool) {
 		return visit{}, false
 	}
 	b := r.ret.Block()
+	if !c.keptNonNil(r.deferred) {
+		return visit{}, false // a deferred closure may clear the helper's error
+	}
 	if !sameNil(r.err, helperErr) && !(c.nonNil(r.err, b, r.deferred) && checked(helperErr, b)) {
 		return visit{}, false
 	}

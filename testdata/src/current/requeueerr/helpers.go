@@ -141,3 +141,22 @@ func (r *ServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 func (r *ServiceReconciler) ensure(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	return ctrl.Result{RequeueAfter: time.Minute}, errors.New("not yet")
 }
+
+// NodeReconciler's defer may clear the error its helper returns: the
+// helper's Result may be honoured. Silent.
+type NodeReconciler struct {
+	Client client.Client
+}
+
+func (r *NodeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
+	defer func() {
+		if errors.Is(reterr, errNotReady) {
+			reterr = nil
+		}
+	}()
+	return r.waitForNode(ctx, req)
+}
+
+func (r *NodeReconciler) waitForNode(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return ctrl.Result{RequeueAfter: time.Minute}, errNotReady
+}
