@@ -102,8 +102,9 @@
 //     and Results whose variable escapes or that a deferred closure
 //     rewrites;
 //   - a Requeue computed at run time, and a RequeueAfter that is one of
-//     several results of a call (`after, err := r.next(); return
-//     ctrl.Result{RequeueAfter: after}, err`): on the error path they are
+//     several results of a call, or read from a helper's Result
+//     (`after, err := r.next(); return ctrl.Result{RequeueAfter: after}, err`,
+//     `RequeueAfter: res.RequeueAfter`): on the error path they are
 //     typically false and zero;
 //   - helpers whose Result the Reconcile does not return as its own with
 //     their error: a helper whose error the caller logs and replaces,

@@ -172,8 +172,10 @@ func (c *checker) globalField(g *ssa.Global, field string, seen map[ssa.Value]bo
 // framework tests RequeueAfter > 0). A RequeueAfter computed at run time
 // (a configured interval, a parameter, arithmetic) shows the intent to
 // delay, except one of several results of a call: `d, err := r.next()`
-// is typically zero when err is not nil. A Requeue computed at run time
-// is often false on the error path: unknown.
+// is typically zero when err is not nil, and so is a field of a helper's
+// Result (`res, err := r.helper(); ... RequeueAfter: res.RequeueAfter`).
+// A Requeue computed at run time is often false on the error path:
+// unknown.
 func scalar(v ssa.Value, field string, seen map[ssa.Value]bool) level {
 	if seen[v] {
 		return none
@@ -201,13 +203,40 @@ func scalar(v ssa.Value, field string, seen map[ssa.Value]bool) level {
 			l = join(l, scalar(e, field, seen))
 		}
 		return l
-	case *ssa.Extract:
+	}
+	if fromCallResults(v) {
 		return unknown
 	}
 	if field == "Requeue" {
 		return unknown
 	}
 	return runtime
+}
+
+// fromCallResults reports whether v is one of several results of a call,
+// or read from one: a field of it, or of a variable assigned it once.
+func fromCallResults(v ssa.Value) bool {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			return true
+		case *ssa.Field:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.Alloc:
+			st := onlyStore(x)
+			if st == nil {
+				return false
+			}
+			v = st.Val
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // globals indexes the package's stores to its package-level variables,

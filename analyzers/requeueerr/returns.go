@@ -101,8 +101,8 @@ func (c *checker) stored(r *ssa.Return, v ssa.Value) (val ssa.Value, deferred []
 }
 
 // onlyStore returns the single store to a variable that is otherwise only
-// loaded or read by Result.IsZero (`!res.IsZero()` takes its address), or
-// nil.
+// read: loaded, its fields loaded, or read by Result.IsZero
+// (`!res.IsZero()` takes its address); or nil.
 func onlyStore(alloc *ssa.Alloc) *ssa.Store {
 	var only *ssa.Store
 	for _, ref := range *alloc.Referrers() {
@@ -113,6 +113,12 @@ func onlyStore(alloc *ssa.Alloc) *ssa.Store {
 			}
 			only = ref
 		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			for _, use := range *ref.Referrers() {
+				if _, ok := use.(*ssa.UnOp); !ok {
+					return nil // a field is written, or its address taken
+				}
+			}
 		case *ssa.Call:
 			if !kube.IsResultReader(ssax.Callee(&ref.Call)) {
 				return nil

@@ -138,6 +138,11 @@ func (r *IngressReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err != nil {
 		return ctrl.Result{RequeueAfter: after}, err
 	}
+	res, err := r.check(ctx, req)
+	if err != nil {
+		// The helper's Result is typically empty when it fails: silent.
+		return ctrl.Result{RequeueAfter: res.RequeueAfter}, err
+	}
 	requeue, err := r.pending(ctx, req)
 	if err != nil {
 		return ctrl.Result{Requeue: requeue}, fmt.Errorf("checking %s: %w", req.Name, err)
@@ -157,4 +162,11 @@ func (r *IngressReconciler) pending(ctx context.Context, req ctrl.Request) (bool
 		return false, errors.New("no namespace")
 	}
 	return true, nil
+}
+
+func (r *IngressReconciler) check(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	if req.Name == "" {
+		return ctrl.Result{}, errors.New("unnamed")
+	}
+	return ctrl.Result{RequeueAfter: time.Minute}, nil
 }
