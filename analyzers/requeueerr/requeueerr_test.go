@@ -14,3 +14,9 @@ func fixture(name string) string { return filepath.Join("..", "..", "testdata", 
 func TestCurrentControllerRuntime(t *testing.T) {
 	analysistest.Run(t, fixture("current"), requeueerr.Analyzer, "./requeueerr")
 }
+
+// TestLegacyControllerRuntime: controller-runtime v0.18 (with client-go
+// v0.30), where reconcile.Func is its own func type.
+func TestLegacyControllerRuntime(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), requeueerr.Analyzer, "./requeueerr")
+}

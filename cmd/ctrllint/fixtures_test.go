@@ -30,7 +30,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 			}
 			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./requeueerr"}
 			if mod == "legacy" {
-				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner"}
+				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./requeueerr"}
 			}
 			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
 			if r.code != 1 {
