@@ -17,8 +17,8 @@
 // all, and only then, seeing RequeueAfter or Requeue set, logs "Warning:
 // Reconciler returned both a result with either RequeueAfter or Requeue set
 // and a non-nil error. RequeueAfter and Requeue will always be ignored if
-// the error is non-nil." (v0.18 logs "Reconciler returned both a non-zero
-// result and a non-nil error"; every release has ignored the Result.)
+// the error is non-nil." (v0.18.5 ignores the Result the same way and logs
+// "Reconciler returned both a non-zero result and a non-nil error".)
 //
 // So `return ctrl.Result{RequeueAfter: time.Minute}, err` does not wait a
 // minute. The retry comes when the rate limiter says: with the default one,
