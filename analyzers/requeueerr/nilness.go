@@ -41,9 +41,13 @@ func (c *checker) proven(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, s
 		return false
 	}
 	seen[v] = true
+	return c.made(v, b, assumed, seen) || checked(v, b)
+}
+
+// made reports whether an error value is non-nil by construction, whatever
+// path reaches b.
+func (c *checker) made(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, seen map[ssa.Value]bool) bool {
 	switch v := v.(type) {
-	case *ssa.Const:
-		return false // nil
 	case *ssa.MakeInterface:
 		return true // a concrete value in an interface is never a nil interface
 	case *ssa.ChangeInterface:
@@ -58,29 +62,25 @@ func (c *checker) proven(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, s
 		}
 		return len(v.Edges) > 0
 	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			if assumed != nil && v.X == assumed {
-				return true
-			}
-			if g, ok := v.X.(*ssa.Global); ok && c.sentinel(g, seen) {
-				return true
-			}
+		if v.Op != token.MUL {
+			return false
 		}
+		if assumed != nil && v.X == assumed {
+			return true
+		}
+		g, ok := v.X.(*ssa.Global)
+		return ok && c.sentinel(g, seen)
 	case *ssa.Call:
 		switch k, _ := kube.ErrorFuncOf(ssax.Callee(&v.Call)); k {
 		case kube.ErrNever:
 			return true
 		case kube.ErrWraps:
-			if len(v.Call.Args) > 0 && c.proven(v.Call.Args[0], b, assumed, seen) {
-				return true
-			}
+			return len(v.Call.Args) > 0 && c.proven(v.Call.Args[0], b, assumed, seen)
 		case kube.ErrJoins:
-			if len(v.Call.Args) > 0 && c.anyProven(v.Call.Args[0], b, assumed, seen) {
-				return true
-			}
+			return len(v.Call.Args) > 0 && c.anyProven(v.Call.Args[0], b, assumed, seen)
 		}
 	}
-	return checked(v, b)
+	return false // a nil constant, or of unknown nil-ness
 }
 
 // anyProven reports whether a slice of errors built from a literal (a

@@ -170,3 +170,23 @@ func (r *IngressReconciler) check(ctx context.Context, req ctrl.Request) (ctrl.R
 	}
 	return ctrl.Result{RequeueAfter: time.Minute}, nil
 }
+
+// JobReconciler's error is assigned on two branches and checked after
+// they meet.
+type JobReconciler struct {
+	client.Client
+}
+
+func (r *JobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	var err error
+	if req.Namespace == "" {
+		err = r.Get(ctx, req.NamespacedName, &cm)
+	} else {
+		err = r.Get(ctx, client.ObjectKey{Namespace: "default", Name: req.Name}, &cm)
+	}
+	if err != nil {
+		return ctrl.Result{RequeueAfter: pollInterval}, err // want `Result with RequeueAfter returned with a non-nil error`
+	}
+	return ctrl.Result{}, nil
+}
