@@ -37,6 +37,7 @@ func (c *checker) keptNonNil(deferred []deferredStore) bool {
 // proven is nonNil for one value; loads of assumed (a deferred closure's
 // view of the named error result) count as non-nil.
 func (c *checker) proven(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, seen map[ssa.Value]bool) bool {
+	v = resolve(v)
 	if seen[v] {
 		return false
 	}
@@ -164,17 +165,19 @@ func impliesNonNil(cond, v ssa.Value) int {
 			return 1
 		}
 	case *ssa.Call:
-		if k, _ := kube.ErrorFuncOf(ssax.Callee(&cond.Call)); k == kube.ErrTests && len(cond.Call.Args) > 0 && cond.Call.Args[0] == v {
+		if k, _ := kube.ErrorFuncOf(ssax.Callee(&cond.Call)); k == kube.ErrTests && len(cond.Call.Args) > 0 && resolve(cond.Call.Args[0]) == v {
 			return 0
 		}
 	}
 	return -1
 }
 
-// nilFollows reports whether x is nil whenever v is: v itself, or v
-// passed through functions that return nil for nil.
+// nilFollows reports whether x is nil whenever v is: v itself (also when
+// loaded from a captured variable, see resolve), or v passed through
+// functions that return nil for nil.
 func nilFollows(x, v ssa.Value) bool {
 	for {
+		x = resolve(x)
 		if x == v {
 			return true
 		}

@@ -97,7 +97,7 @@ func (c *checker) stored(r *ssa.Return, v ssa.Value) (val ssa.Value, deferred []
 	if st := onlyStore(alloc); st != nil && before(st, load) {
 		return st.Val, nil, true // a variable assigned once: res, err := f()
 	}
-	return v, nil, true // a plain local, not a named result
+	return resolve(v), nil, true // a plain local, not a named result
 }
 
 // onlyStore returns the single store to a variable that is otherwise only

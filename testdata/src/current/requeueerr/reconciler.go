@@ -190,3 +190,38 @@ func (r *JobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 	}
 	return ctrl.Result{}, nil
 }
+
+// MachinePoolReconciler's deferred status update reads err, so err lives
+// in memory rather than in SSA registers.
+type MachinePoolReconciler struct {
+	client.Client
+}
+
+func (r *MachinePoolReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	err := r.Get(ctx, req.NamespacedName, &cm)
+	if err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		r.recordStatus(&cm, err)
+	}()
+	owner, err := r.owner(ctx, &cm)
+	if err != nil {
+		return ctrl.Result{Requeue: true}, err // want `Result with Requeue returned with a non-nil error`
+	}
+	if owner == "" {
+		err = errors.New("no owner")
+	}
+	// err is nil on one path and set on the other: silent.
+	return ctrl.Result{RequeueAfter: pollInterval}, err
+}
+
+func (r *MachinePoolReconciler) owner(ctx context.Context, cm *corev1.ConfigMap) (string, error) {
+	if len(cm.OwnerReferences) == 0 {
+		return "", errors.New("no owner references")
+	}
+	return cm.OwnerReferences[0].Name, nil
+}
+
+func (r *MachinePoolReconciler) recordStatus(cm *corev1.ConfigMap, err error) {}
