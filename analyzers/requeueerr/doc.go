@@ -40,7 +40,8 @@
 // calls). It reports a return when both hold on its path:
 //
 //   - the Result asks for a requeue: a Result literal, a local variable
-//     assigned field by field, or a package-level variable, with
+//     assigned field by field, a package-level variable, or the Result a
+//     function of the package makes (`func requeueSoon() ctrl.Result`), with
 //     RequeueAfter or Requeue set on every path to the return, to a
 //     constant that asks for a requeue (true, a positive duration) or, for
 //     RequeueAfter, to a duration computed at run time (a configured

@@ -69,8 +69,31 @@ func (c *checker) resultField(v ssa.Value, field string, seen map[ssa.Value]bool
 		case *ssa.Global:
 			return c.globalField(x, field, seen)
 		}
+	case *ssa.Call:
+		return c.madeField(v, field, seen)
 	}
 	return unknown // another function's Result, a parameter, a struct field
+}
+
+// madeField is the level of a field of the Result a function of the
+// package makes and returns alone (`func requeueSoon() ctrl.Result`):
+// every return of the function must agree.
+func (c *checker) madeField(call *ssa.Call, field string, seen map[ssa.Value]bool) level {
+	fn, offset := ssax.Func(c.pkg, call.Call.Value)
+	if fn == nil || offset != 0 || fn.Signature.Results().Len() != 1 {
+		return unknown
+	}
+	l := none
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && b != fn.Recover {
+			v, deferred, ok := c.stored(r, r.Results[0])
+			if !ok || len(deferred) > 0 {
+				return unknown
+			}
+			l = join(l, c.resultField(v, field, seen))
+		}
+	}
+	return l
 }
 
 // localField walks back from a load of a local Result variable along every

@@ -55,6 +55,13 @@ func (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	if d.Status.ReadyReplicas == 0 {
 		return requeueSoon, errNotReady // want `Result with RequeueAfter returned with a non-nil error`
 	}
+	if d.Status.ObservedGeneration == 0 {
+		return requeueLater(), fmt.Errorf("deployment %s not observed yet", req.Name) // want `Result with RequeueAfter returned with a non-nil error`
+	}
+	if d.Status.CollisionCount != nil {
+		// The helper asks for a requeue on one path only: silent.
+		return maybeRequeue(*d.Status.CollisionCount), fmt.Errorf("deployment %s has hash collisions", req.Name)
+	}
 	if d.Status.UpdatedReplicas == 0 {
 		return ctrl.Result{Requeue: true}, errors.New("rollout has not started") // want `Result with Requeue returned with a non-nil error: controller-runtime ignores the Result when the error is non-nil and logs a warning on every such reconcile; the error alone already requeues`
 	}
@@ -76,6 +83,18 @@ func (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		return ctrl.Result{RequeueAfter: pollInterval}, nil
 	}
 	return ctrl.Result{}, nil
+}
+
+// requeueLater is the package's "come back later" Result, made by a function.
+func requeueLater() ctrl.Result {
+	return ctrl.Result{RequeueAfter: time.Minute}
+}
+
+func maybeRequeue(collisions int32) ctrl.Result {
+	if collisions > 3 {
+		return ctrl.Result{}
+	}
+	return ctrl.Result{RequeueAfter: time.Minute}
 }
 
 func (r *DeploymentReconciler) ensureBucket(ctx context.Context, d *appsv1.Deployment) error {
