@@ -37,7 +37,10 @@
 // Complete takes), and of the package's helpers whose Result and error a
 // Reconcile returns as its own (`return r.reconcileNormal(ctx, obj)`, also
 // through several helpers and through named results set before deferred
-// calls). It reports a return when both hold on its path:
+// calls). It reports a return when both hold on its path (and a return
+// through a Result helper, `return requeueWithError(err)`, when the helper
+// returns a Result that asks for a requeue with the error it is given, and
+// the error passed is non-nil):
 //
 //   - the Result asks for a requeue: a Result literal, a local variable
 //     assigned field by field, a package-level variable, or the Result a

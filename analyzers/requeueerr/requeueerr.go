@@ -57,10 +57,16 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				continue
 			}
-			if next, ok := c.passedThrough(ret); ok {
-				next.via = append(append([]*ssa.Function(nil), v.via...), v.fn)
-				work = append(work, next)
+			next, call, ok := c.passedThrough(ret)
+			if !ok {
+				continue
 			}
+			if f := c.throughParams(ret, call, next); f != nil && !reported[ret.ret] {
+				reported[ret.ret] = true
+				pass.Report(analysis.Diagnostic{Pos: ret.ret.Pos(), Message: f.message(v)})
+			}
+			next.via = append(append([]*ssa.Function(nil), v.via...), v.fn)
+			work = append(work, next)
 		}
 	}
 	return nil, nil
@@ -105,6 +111,9 @@ func packageFuncs(res *buildssa.SSA) []*ssa.Function {
 type finding struct {
 	field    string // "RequeueAfter" or "Requeue"
 	terminal bool   // the error is a reconcile.TerminalError
+	// helper, when set, makes the Result and returns it with the error
+	// the finding's return passes to it.
+	helper *ssa.Function
 }
 
 func (f *finding) message(v visit) string {
@@ -116,6 +125,9 @@ func (f *finding) message(v visit) string {
 		msg = "Result with Requeue returned with a non-nil error: controller-runtime ignores the Result when the error is non-nil and logs a warning on every such reconcile; the error alone already requeues with rate-limited backoff, so return it with an empty Result"
 	default:
 		msg = "Result with RequeueAfter returned with a non-nil error: controller-runtime ignores the Result when the error is non-nil and requeues with rate-limited backoff instead, so the requested delay never happens; return the error alone, or log it and return the Result with a nil error"
+	}
+	if f.helper != nil {
+		msg += " (" + funcName(f.helper) + " returns it with the error passed to it)"
 	}
 	if len(v.via) > 0 {
 		names := make([]string, len(v.via))

@@ -218,22 +218,22 @@ func onlyDeferred(mc *ssa.MakeClosure) bool {
 // r.reconcileNormal(ctx, obj)`, or `res, err := r.helper(ctx); if err !=
 // nil { return res, err }` (the error may also be wrapped, or replaced by
 // a non-nil one where the helper's error is non-nil) — and if so returns
-// the helper to visit.
-func (c *checker) passedThrough(r ret) (visit, bool) {
+// the helper to visit and the call.
+func (c *checker) passedThrough(r ret) (visit, *ssa.Call, bool) {
 	if r.result == nil || r.err == nil {
-		return visit{}, false
+		return visit{}, nil, false
 	}
 	ext, ok := r.result.(*ssa.Extract)
 	if !ok {
-		return visit{}, false
+		return visit{}, nil, false
 	}
 	call, ok := ext.Tuple.(*ssa.Call)
 	if !ok {
-		return visit{}, false
+		return visit{}, nil, false
 	}
 	helper, offset := ssax.Func(c.pkg, call.Call.Value)
 	if helper == nil || offset != 0 {
-		return visit{}, false
+		return visit{}, nil, false
 	}
 	errIndex := -1
 	results := call.Call.Signature().Results()
@@ -243,7 +243,7 @@ func (c *checker) passedThrough(r ret) (visit, bool) {
 		}
 	}
 	if errIndex < 0 {
-		return visit{}, false
+		return visit{}, nil, false
 	}
 	var helperErr ssa.Value
 	for _, ref := range *call.Referrers() {
@@ -252,16 +252,16 @@ func (c *checker) passedThrough(r ret) (visit, bool) {
 		}
 	}
 	if helperErr == nil {
-		return visit{}, false
+		return visit{}, nil, false
 	}
 	b := r.ret.Block()
 	if !c.keptNonNil(r.deferred) {
-		return visit{}, false // a deferred closure may clear the helper's error
+		return visit{}, nil, false // a deferred closure may clear the helper's error
 	}
 	if !sameNil(r.err, helperErr) && !(c.nonNil(r.err, b, r.deferred) && checked(helperErr, b)) {
-		return visit{}, false
+		return visit{}, nil, false
 	}
-	return visit{fn: helper, result: ext.Index, err: errIndex}, true
+	return visit{fn: helper, result: ext.Index, err: errIndex}, call, true
 }
 
 // sameNil reports whether err is nil exactly when base is: base itself, or
