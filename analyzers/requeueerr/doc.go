@@ -103,7 +103,7 @@
 //     (cluster-api's phase loops), a variable no check dominates;
 //   - Results that ask for a requeue on some paths only (a field assigned
 //     under a condition), Results read from struct fields, parameters, or
-//     other packages' variables (rook's opcontroller.ImmediateRetryResult),
+//     other packages' variables,
 //     and Results whose variable escapes or that a deferred closure
 //     rewrites;
 //   - a Requeue computed at run time, and a RequeueAfter that is one of
@@ -119,7 +119,15 @@
 //   - reconcilers in _test.go files, which return both on purpose to test
 //     the framework;
 //   - a named error result that a deferred closure may set to nil or to an
-//     error of unknown nil-ness.
+//     error of unknown nil-ness;
+//   - helpers that return a *ctrl.Result, and Result helpers of other
+//     packages.
+//
+// A method named Reconcile with a Reconciler's signature is taken to be
+// handed to controller-runtime. One that is only called by a wrapper which
+// honours the Result despite an error (a middleware that logs the error and
+// returns the Result with nil) would be reported wrongly; suppress it with
+// the wrapper named in the reason.
 package requeueerr
 
 import _ "embed"
