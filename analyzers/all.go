@@ -13,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
+	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
 	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
@@ -39,6 +40,7 @@ var entries = []entry{
 	{cachemutation.Analyzer, cachemutation.DocSource, nil},
 	{cachesync.Analyzer, cachesync.DocSource, nil},
 	{statusupdate.Analyzer, statusupdate.DocSource, nil},
+	{requeueerr.Analyzer, requeueerr.DocSource, nil},
 }
 
 // All returns every ctrllint analyzer, in a stable order.

@@ -29,9 +29,9 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr"}
 			if mod == "legacy" {
-				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate"}
+				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr"}
 			}
 			r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, append([]string{"-f", "sarif"}, pkgs...)...)
 			if r.code != 1 {
@@ -70,7 +70,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate"} {
+			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr"} {
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
 					HelpURI string `json:"helpUri"`

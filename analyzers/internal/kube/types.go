@@ -14,7 +14,6 @@ const (
 	listersPfx     = "k8s.io/client-go/listers/"
 	informersPfx   = "k8s.io/client-go/informers"
 	MetaPkg        = "k8s.io/apimachinery/pkg/api/meta"
-	APIErrorsPkg   = "k8s.io/apimachinery/pkg/api/errors"
 	CRCachePkg     = "sigs.k8s.io/controller-runtime/pkg/cache"
 	CRCacheAPIPkg  = "sigs.k8s.io/controller-runtime/pkg/cache/cacheapi"
 	CRPriorityPkg  = "sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"

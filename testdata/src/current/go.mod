@@ -4,6 +4,7 @@ module example.com/current
 go 1.26.0
 
 require (
+	github.com/pkg/errors v0.9.1
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2

@@ -1,0 +1,248 @@
+package requeueerr
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
+
+// nonNil reports whether an error value is provably non-nil where block b
+// uses it: made non-nil (fmt.Errorf, errors.New, pkg/errors, a concrete
+// error converted to the interface, a package's sentinel error), a
+// non-nil error wrapped or joined, or a value b is only reached with after
+// a test that fails for nil (err != nil, apierrors.IsNotFound(err),
+// client.IgnoreNotFound(err) != nil). deferred are the stores of deferred
+// closures into the named error result after the return: each must keep
+// the error non-nil. Unknown is not proven.
+func (c *checker) nonNil(v ssa.Value, b *ssa.BasicBlock, deferred []deferredStore) bool {
+	return c.proven(v, b, nil, map[ssa.Value]bool{}) && c.keptNonNil(deferred)
+}
+
+// keptNonNil reports whether every store of deferred closures into the
+// named error result keeps a non-nil error non-nil.
+func (c *checker) keptNonNil(deferred []deferredStore) bool {
+	for _, d := range deferred {
+		if !c.proven(d.store.Val, d.store.Block(), d.assumed, map[ssa.Value]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// proven is nonNil for one value; loads of assumed (a deferred closure's
+// view of the named error result) count as non-nil.
+func (c *checker) proven(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, seen map[ssa.Value]bool) bool {
+	v = resolve(v)
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	return c.made(v, b, assumed, seen) || checked(v, b)
+}
+
+// made reports whether an error value is non-nil by construction, whatever
+// path reaches b.
+func (c *checker) made(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, seen map[ssa.Value]bool) bool {
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		return true // a concrete value in an interface is never a nil interface
+	case *ssa.ChangeInterface:
+		return c.proven(v.X, b, assumed, seen)
+	case *ssa.ChangeType:
+		return c.proven(v.X, b, assumed, seen)
+	case *ssa.Phi:
+		for i, e := range v.Edges {
+			if !c.proven(e, v.Block().Preds[i], assumed, seen) {
+				return false
+			}
+		}
+		return len(v.Edges) > 0
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+		if assumed != nil && v.X == assumed {
+			return true
+		}
+		g, ok := v.X.(*ssa.Global)
+		return ok && c.sentinel(g, seen)
+	case *ssa.Call:
+		switch k, _ := kube.ErrorFuncOf(ssax.Callee(&v.Call)); k {
+		case kube.ErrNever:
+			return true
+		case kube.ErrWraps:
+			return len(v.Call.Args) > 0 && c.proven(v.Call.Args[0], b, assumed, seen)
+		case kube.ErrJoins:
+			return len(v.Call.Args) > 0 && c.anyProven(v.Call.Args[0], b, assumed, seen)
+		}
+	}
+	return false // a nil constant, or of unknown nil-ness
+}
+
+// anyProven reports whether a slice of errors built from a literal (a
+// []error{...}, or the variadic arguments of errors.Join) holds a
+// provably non-nil error.
+func (c *checker) anyProven(slice ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, seen map[ssa.Value]bool) bool {
+	return anyElem(slice, func(e ssa.Value) bool { return c.proven(e, b, assumed, seen) })
+}
+
+// sentinel reports whether a package-level error variable is never nil: in
+// this package, every store to it is provably non-nil and nothing else
+// takes its address; in another package, an exported error variable named
+// Err... (the Go convention for sentinel errors, which are never nil).
+func (c *checker) sentinel(g *ssa.Global, seen map[ssa.Value]bool) bool {
+	if g.Pkg != c.pkg {
+		return g.Object().Exported() && strings.HasPrefix(g.Name(), "Err") &&
+			isError(g.Type().(*types.Pointer).Elem())
+	}
+	stores := c.globals.stores[g]
+	if c.globals.escapes[g] || len(stores) == 0 {
+		return false
+	}
+	for _, st := range stores {
+		if !c.proven(st.Val, st.Block(), nil, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// checked reports whether block b is only reached along an edge on which v
+// is non-nil: the true edge of `v != nil`, the false edge of `v == nil`,
+// the true edge of a test that is false for nil (apierrors.IsNotFound(v),
+// errors.As(v, ...)), or of `f(v) != nil` where f returns nil for nil
+// (client.IgnoreNotFound, pkg/errors.Wrap). The edge dominates b when its
+// target has no other predecessor and dominates b.
+func checked(v ssa.Value, b *ssa.BasicBlock) bool {
+	for _, p := range b.Parent().Blocks {
+		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		edge := impliesNonNil(iff.Cond, v)
+		if edge < 0 {
+			continue
+		}
+		if s := p.Succs[edge]; len(s.Preds) == 1 && s.Dominates(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// impliesNonNil returns the successor (0 for true, 1 for false) on which
+// cond proves v non-nil, or -1.
+func impliesNonNil(cond, v ssa.Value) int {
+	switch cond := cond.(type) {
+	case *ssa.UnOp:
+		if cond.Op == token.NOT {
+			if e := impliesNonNil(cond.X, v); e >= 0 {
+				return 1 - e
+			}
+		}
+	case *ssa.BinOp:
+		var x ssa.Value
+		switch {
+		case isNil(cond.Y):
+			x = cond.X
+		case isNil(cond.X):
+			x = cond.Y
+		default:
+			return -1
+		}
+		if !nilFollows(x, v) {
+			return -1
+		}
+		switch cond.Op {
+		case token.NEQ:
+			return 0
+		case token.EQL:
+			return 1
+		}
+	case *ssa.Call:
+		if k, _ := kube.ErrorFuncOf(ssax.Callee(&cond.Call)); k == kube.ErrTests && len(cond.Call.Args) > 0 && resolve(cond.Call.Args[0]) == v {
+			return 0
+		}
+	}
+	return -1
+}
+
+// nilFollows reports whether x is nil whenever v is: v itself (also when
+// loaded from a captured variable, see resolve), or v passed through
+// functions that return nil for nil.
+func nilFollows(x, v ssa.Value) bool {
+	for {
+		x = resolve(x)
+		if x == v {
+			return true
+		}
+		switch e := x.(type) {
+		case *ssa.ChangeInterface:
+			x = e.X
+		case *ssa.Call:
+			k, _ := kube.ErrorFuncOf(ssax.Callee(&e.Call))
+			if (k != kube.ErrWraps && k != kube.ErrFilters) || len(e.Call.Args) == 0 {
+				return false
+			}
+			x = e.Call.Args[0]
+		default:
+			return false
+		}
+	}
+}
+
+func isNil(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+// terminal reports whether an error is a reconcile.TerminalError:
+// made by it, or wrapped (pkg/errors, fmt.Errorf's arguments).
+func terminal(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.ChangeInterface:
+		return terminal(v.X)
+	case *ssa.MakeInterface:
+		return terminal(v.X)
+	case *ssa.Call:
+		fn := ssax.Callee(&v.Call)
+		if kube.IsTerminalError(fn) {
+			return true
+		}
+		if k, _ := kube.ErrorFuncOf(fn); k == kube.ErrWraps && len(v.Call.Args) > 0 {
+			return terminal(v.Call.Args[0])
+		}
+		if kube.IsFunc(fn, "fmt", "Errorf") && len(v.Call.Args) == 2 {
+			return anyElem(v.Call.Args[1], terminal)
+		}
+	}
+	return false
+}
+
+// anyElem reports whether an element stored into a slice literal
+// satisfies pred.
+func anyElem(slice ssa.Value, pred func(ssa.Value) bool) bool {
+	s, ok := slice.(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	arr, ok := s.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *arr.Referrers() {
+		if ia, ok := ref.(*ssa.IndexAddr); ok {
+			for _, use := range *ia.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == ia && pred(st.Val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
