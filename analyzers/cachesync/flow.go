@@ -56,7 +56,7 @@ func reachableAfter(instr ssa.Instruction) instrs {
 // package variable it is loaded from, or else the value itself (a
 // parameter, a local).
 func factoryKey(v ssa.Value) any {
-	v = unconvert(v)
+	v = ssax.Unconvert(v)
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if f := ssax.FieldOfAddr(load.X); f != nil {
 			return f
@@ -80,7 +80,7 @@ func sameFactory(v ssa.Value, key any) bool { return factoryKey(v) == key }
 // (factory.Core().V1().Pods()).
 func derived(v ssa.Value, key any) bool {
 	for range 8 {
-		v = unconvert(v)
+		v = ssax.Unconvert(v)
 		if sameFactory(v, key) {
 			return true
 		}
@@ -105,7 +105,7 @@ func derived(v ssa.Value, key any) bool {
 // Core() in factory.Core().V1().Pods()), as a factory key.
 func chainKey(v ssa.Value) any {
 	for range 8 {
-		v = unconvert(v)
+		v = ssax.Unconvert(v)
 		call, ok := v.(*ssa.Call)
 		if !ok || !(kube.IsFactoryAccessor(call.Type()) || kube.IsResourceInformer(call.Type())) {
 			break
@@ -117,22 +117,6 @@ func chainKey(v ssa.Value) any {
 		v = recv
 	}
 	return factoryKey(v)
-}
-
-// unconvert looks through interface and type conversions.
-func unconvert(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }
 
 // factoryName spells the factory for a message.

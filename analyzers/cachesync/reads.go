@@ -131,16 +131,6 @@ func (c *checker) scanFields() {
 // isOwnStore reports whether v is a store built by a cache constructor,
 // looking through interface conversions.
 func isOwnStore(v ssa.Value) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.Call:
-			return kube.IsStoreConstructor(ssax.Callee(x.Common()))
-		default:
-			return false
-		}
-	}
+	call, ok := ssax.Unconvert(v).(*ssa.Call)
+	return ok && kube.IsStoreConstructor(ssax.Callee(call.Common()))
 }

@@ -127,7 +127,7 @@ func (c *checker) handOver(call ssa.CallInstruction, key any) (request, bool) {
 		return request{}, false
 	}
 	for _, arg := range args {
-		v := unconvert(arg)
+		v := ssax.Unconvert(arg)
 		if !kube.IsResourceInformer(v.Type()) || !derived(v, key) {
 			continue
 		}

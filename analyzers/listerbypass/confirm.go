@@ -166,24 +166,15 @@ func failureSucc(iff *ssa.If, err ssa.Value) *ssa.BasicBlock {
 // reachesWrite reports whether a client write that matches is reachable
 // from the blocks, in them or in a package helper called there.
 func reachesWrite(from []*ssa.BasicBlock, match func(*ssa.CallCommon) bool, pkg *ssa.Package) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), from...)
 	helpers := map[*ssa.Function]bool{}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	return ssax.Reaches(from, func(b *ssa.BasicBlock) bool {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(ssa.CallInstruction); ok && writesIn(call.Common(), match, pkg, 0, helpers) {
 				return true
 			}
 		}
-		work = append(work, b.Succs...)
-	}
-	return false
+		return false
+	})
 }
 
 // writesIn reports whether the call is a matching write, or calls a package

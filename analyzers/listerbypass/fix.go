@@ -2,13 +2,13 @@ package listerbypass
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // listerFix rewrites a typed clientset Get into a lister Get when the
@@ -27,7 +27,7 @@ func listerFix(pass *analysis.Pass, fn *ssa.Function, r read, c *caches) *analys
 	if field == nil {
 		return nil
 	}
-	call := callAt(pass, r.call.Pos())
+	call := edit.CallAt(pass, r.call.Pos())
 	if call == nil || len(call.Args) != 3 {
 		return nil // subresource Gets have no lister counterpart
 	}
@@ -60,20 +60,4 @@ func listerFix(pass *analysis.Pass, fn *ssa.Function, r read, c *caches) *analys
 		Message:   "Read through " + lister + " (objects from a lister are shared: copy before changing them)",
 		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
 	}
-}
-
-// callAt is the call expression whose opening parenthesis is at pos (where
-// SSA places a call).
-func callAt(pass *analysis.Pass, pos token.Pos) *ast.CallExpr {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			path, _ := astutil.PathEnclosingInterval(f, pos, pos)
-			for _, n := range path {
-				if call, ok := n.(*ast.CallExpr); ok && call.Lparen == pos {
-					return call
-				}
-			}
-		}
-	}
-	return nil
 }

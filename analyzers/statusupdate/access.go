@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // An ident names one object within a function: the SSA value it starts
@@ -108,23 +109,10 @@ func applyBuilder(c *ssa.CallCommon) (ssa.Value, bool) {
 }
 
 func fieldName(fa *ssa.FieldAddr) string {
-	if f := fieldOf(fa); f != nil {
+	if f := ssax.FieldOfAddr(fa); f != nil {
 		return f.Name()
 	}
 	return "?"
-}
-
-// fieldOf is the struct field a field address points to.
-func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := pt.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // An access is where an address (or a map) points into an object: the

@@ -2,10 +2,10 @@ package statusupdate
 
 import (
 	"go/ast"
-	"go/token"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
 )
 
 // statusFix sends a status-only change to the status subresource:
@@ -20,7 +20,7 @@ import (
 // not UpdateOption and PatchOption. A typed Patch gets the "status"
 // subresource argument; Apply is left alone.
 func statusFix(pass *analysis.Pass, u event) *analysis.SuggestedFix {
-	call := callAt(pass, u.direct.call.Pos())
+	call := edit.CallAt(pass, u.direct.call.Pos())
 	if call == nil || call.Ellipsis.IsValid() {
 		return nil
 	}
@@ -45,22 +45,6 @@ func statusFix(pass *analysis.Pass, u event) *analysis.SuggestedFix {
 		return &analysis.SuggestedFix{
 			Message:   "Send the status with Status()." + u.direct.verb,
 			TextEdits: []analysis.TextEdit{{Pos: sel.Sel.Pos(), End: sel.Sel.Pos(), NewText: []byte("Status().")}},
-		}
-	}
-	return nil
-}
-
-// callAt is the call expression whose opening parenthesis is at pos (where
-// SSA places a call).
-func callAt(pass *analysis.Pass, pos token.Pos) *ast.CallExpr {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			path, _ := astutil.PathEnclosingInterval(f, pos, pos)
-			for _, n := range path {
-				if call, ok := n.(*ast.CallExpr); ok && call.Lparen == pos {
-					return call
-				}
-			}
 		}
 	}
 	return nil

@@ -99,23 +99,14 @@ func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
 	default:
 		from = ta.Block() // ok discarded: the rest of the function is the failure path
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	return ssax.Reaches([]*ssa.BasicBlock{from}, func(b *ssa.BasicBlock) bool {
 		for _, instr := range b.Instrs {
 			if c.considers(f, instr) {
 				return true
 			}
 		}
-		work = append(work, b.Succs...)
-	}
-	return false
+		return false
+	})
 }
 
 // considers reports whether instr deals with a tracked value's tombstone-ness.

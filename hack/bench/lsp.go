@@ -18,6 +18,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/ctrllint/ctrllint/internal/lsp"
 )
 
 // lspAll times the editor server on the fixture package and on the corpus
@@ -175,7 +177,7 @@ func timeLSP(res lspResult, ctrllint, modDir, file string, saves int) lspResult 
 	}()
 
 	cl := newLSPClient()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipe{stdout, stdin}), jsonrpc2.WithCodec(codec{}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipe{stdout, stdin}), jsonrpc2.WithCodec(lsp.Codec{}))
 	conn.Go(ctx, protocol.ClientHandler(cl, jsonrpc2.MethodNotFoundHandler))
 	server := protocol.ServerDispatcher(conn)
 	fail := func(err error) lspResult {
@@ -360,28 +362,6 @@ type pipe struct {
 func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
 
 func (p pipe) Close() error { return errors.Join(p.w.Close(), p.ReadCloser.Close()) }
-
-// codec encodes LSP payloads with the protocol package's encoder, which
-// knows the protocol's union types, as the server does.
-type codec struct{}
-
-func (codec) Marshal(v any) ([]byte, error) {
-	if raw, ok := v.(jsonrpc2.RawMessage); ok {
-		if raw == nil {
-			return []byte("null"), nil
-		}
-		return raw, nil
-	}
-	return protocol.Marshal(v)
-}
-
-func (codec) Unmarshal(data []byte, v any) error {
-	if raw, ok := v.(*jsonrpc2.RawMessage); ok {
-		*raw = append(jsonrpc2.RawMessage(nil), data...)
-		return nil
-	}
-	return protocol.Unmarshal(data, v)
-}
 
 // moduleRoot is the directory of the go.mod governing dir.
 func moduleRoot(dir string) (string, error) {

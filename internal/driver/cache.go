@@ -2,10 +2,10 @@ package driver
 
 import (
 	"context"
-	"flag"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"

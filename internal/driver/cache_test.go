@@ -36,8 +36,8 @@ func counting() (*analysis.Analyzer, func() []string) {
 
 func TestResultCache(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, map[string]string{
-		"a/a.go": "package a\n\nimport \"example.com/m/lib\"\n\nfunc bad() {}\n\nfunc A() { bad(); lib.L() }\n",
-		"b/b.go": "package b\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
+		"a/a.go":     "package a\n\nimport \"example.com/m/lib\"\n\nfunc bad() {}\n\nfunc A() { bad(); lib.L() }\n",
+		"b/b.go":     "package b\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
 		"lib/lib.go": "package lib\n\nfunc L() {}\n",
 	})
 	a, analysed := counting()

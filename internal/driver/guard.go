@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/exits"
 )
 
 // panicError is an analyzer's panic turned into an error.
@@ -99,30 +100,5 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool) (wrapped []*a
 // answering true is all that importing the fact means.
 func knownNoReturn(obj types.Object) bool {
 	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == nil {
-		return false
-	}
-	recv := ""
-	if r := fn.Signature().Recv(); r != nil {
-		t := r.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := t.(*types.Named); ok {
-			recv = n.Obj().Name()
-		}
-	}
-	return noReturnFuncs[fn.Pkg().Path()+"."+recv+"."+fn.Name()]
-}
-
-// noReturnFuncs lists "pkg.Recv.Name" (Recv empty for functions).
-var noReturnFuncs = map[string]bool{
-	"os..Exit":   true,
-	"log..Fatal": true, "log..Fatalf": true, "log..Fatalln": true,
-	"log..Panic": true, "log..Panicf": true, "log..Panicln": true,
-	"log.Logger.Fatal": true, "log.Logger.Fatalf": true, "log.Logger.Fatalln": true,
-	"log.Logger.Panic": true, "log.Logger.Panicf": true, "log.Logger.Panicln": true,
-	// Promoted to *testing.T, *testing.B and *testing.F.
-	"testing.common.FailNow": true, "testing.common.Fatal": true, "testing.common.Fatalf": true,
-	"testing.common.SkipNow": true, "testing.common.Skip": true, "testing.common.Skipf": true,
+	return ok && exits.Std(fn)
 }

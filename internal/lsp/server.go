@@ -75,7 +75,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	s.work, s.stopWork = context.WithCancel(ctx)
 	defer s.stopWork()
 
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(codec{}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(Codec{}))
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(ctx, s.handler())
 
@@ -133,11 +133,12 @@ type document struct {
 	dirty bool    // edited since it was last saved (or opened)
 }
 
-// codec encodes LSP payloads with the protocol package's encoder, which
+// Codec encodes LSP payloads with the protocol package's encoder, which
 // knows the protocol's union types; payloads already encoded pass through.
-type codec struct{}
+// Clients of the server (tests, the benchmark) use it too.
+type Codec struct{}
 
-func (codec) Marshal(v any) ([]byte, error) {
+func (Codec) Marshal(v any) ([]byte, error) {
 	if raw, ok := v.(jsonrpc2.RawMessage); ok {
 		if raw == nil {
 			return []byte("null"), nil
@@ -147,7 +148,7 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
-func (codec) Unmarshal(data []byte, v any) error {
+func (Codec) Unmarshal(data []byte, v any) error {
 	if raw, ok := v.(*jsonrpc2.RawMessage); ok {
 		*raw = append(jsonrpc2.RawMessage(nil), data...)
 		return nil

@@ -160,7 +160,7 @@ func start(t *testing.T, opts Options) *session {
 		exit: make(chan int, 1),
 	}
 	go func() { s.exit <- Serve(context.Background(), serverEnd, opts) }()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientEnd), jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientEnd), jsonrpc2.WithCodec(Codec{}))
 	s.conn.Go(context.Background(), protocol.ClientHandler(s.client, jsonrpc2.MethodNotFoundHandler))
 	s.server = protocol.ServerDispatcher(s.conn)
 	t.Cleanup(func() { s.conn.Close() })

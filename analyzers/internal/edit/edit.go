@@ -1,12 +1,15 @@
-// Package edit holds what the analyzers' suggested fixes share: reading the
-// indentation of a line, and inserting a statement before another.
+// Package edit holds what the analyzers' suggested fixes share: finding the
+// call an SSA position names, reading the indentation of a line, and
+// inserting a statement before another.
 package edit
 
 import (
+	"go/ast"
 	"go/token"
 	"os"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // Indent returns the white space that starts pos's line ("\t" when the
@@ -34,4 +37,20 @@ func Indent(pass *analysis.Pass, pos token.Pos) string {
 // a final newline) before the statement at pos, at its indentation.
 func InsertBefore(pass *analysis.Pass, pos token.Pos, stmt string) analysis.TextEdit {
 	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(stmt + "\n" + Indent(pass, pos))}
+}
+
+// CallAt is the call expression whose opening parenthesis is at pos (where
+// SSA places a call), or nil.
+func CallAt(pass *analysis.Pass, pos token.Pos) *ast.CallExpr {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+			for _, n := range path {
+				if call, ok := n.(*ast.CallExpr); ok && call.Lparen == pos {
+					return call
+				}
+			}
+		}
+	}
+	return nil
 }

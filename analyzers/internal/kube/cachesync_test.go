@@ -2,8 +2,6 @@ package kube_test
 
 import (
 	"go/types"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,24 +12,7 @@ import (
 
 // loadSync loads the kubesync fixture package of a fixture module.
 func loadSync(t *testing.T, fixture string) *packages.Package {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "src", fixture))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedSyntax | packages.NeedTypesInfo,
-		Dir:  dir,
-		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
-	}
-	pkgs, err := packages.Load(cfg, "./kubesync")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("loading %s/kubesync: %v", fixture, pkgs[0].Errors)
-	}
-	return pkgs[0]
+	return loadOne(t, fixture, "./kubesync", syntaxMode)
 }
 
 // syncMethod returns the method name of the type of the fixture variable v.

@@ -128,22 +128,43 @@ func TestRegistrationAndKeyFuncs(t *testing.T) {
 }
 
 func load(t *testing.T, fixture string) *packages.Package {
+	return loadOne(t, fixture, "./kube", syntaxMode)
+}
+
+// syntaxMode loads a fixture package with its syntax and types.
+const syntaxMode = packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedSyntax | packages.NeedTypesInfo
+
+// loadFixture loads packages of a fixture module offline, failing the test
+// on any error.
+func loadFixture(t *testing.T, fixture string, mode packages.LoadMode, patterns ...string) []*packages.Package {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "src", fixture))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedSyntax | packages.NeedTypesInfo,
+		Mode: mode,
 		Dir:  dir,
 		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
 	}
-	pkgs, err := packages.Load(cfg, "./kube")
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("loading %s/kube: %v", fixture, pkgs[0].Errors)
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			t.Fatalf("loading %s in %s: %v", p.PkgPath, fixture, p.Errors)
+		}
+	}
+	return pkgs
+}
+
+// loadOne loads the one package a pattern names in a fixture module.
+func loadOne(t *testing.T, fixture, pattern string, mode packages.LoadMode) *packages.Package {
+	t.Helper()
+	pkgs := loadFixture(t, fixture, mode, pattern)
+	if len(pkgs) != 1 {
+		t.Fatalf("loading %s/%s: %d packages", fixture, pattern, len(pkgs))
 	}
 	return pkgs[0]
 }

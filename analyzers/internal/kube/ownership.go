@@ -59,16 +59,7 @@ func ScopeOf(t types.Type, fset *token.FileSet) Scope {
 		return ScopeUnknown
 	}
 	path, kind := n.Obj().Pkg().Path(), n.Obj().Name()
-	group := ""
-	switch {
-	case strings.HasPrefix(path, "k8s.io/api/"):
-		group = strings.Split(strings.TrimPrefix(path, "k8s.io/api/"), "/")[0]
-	case strings.HasPrefix(path, apiextensionsPkgs):
-		group = "apiextensions"
-	case strings.HasPrefix(path, apiregistrationPkg):
-		group = "apiregistration"
-	}
-	if group != "" {
+	if group := builtinGroup(path); group != "" {
 		if !hasObjectMeta(n) {
 			return ScopeUnknown // a list, a spec, an options type
 		}
@@ -93,24 +84,26 @@ func hasObjectMeta(n *types.Named) bool {
 	return false
 }
 
+// builtinGroup is the API group of a package of built-in API types
+// (k8s.io/api/apps/v1 → "apps", apiextensions, apiregistration), or "".
+func builtinGroup(path string) string {
+	switch {
+	case strings.HasPrefix(path, "k8s.io/api/"):
+		return strings.Split(strings.TrimPrefix(path, "k8s.io/api/"), "/")[0]
+	case strings.HasPrefix(path, apiextensionsPkgs):
+		return "apiextensions"
+	case strings.HasPrefix(path, apiregistrationPkg):
+		return "apiregistration"
+	}
+	return ""
+}
+
 // markerScope reads the kubebuilder markers above a type's declaration.
 // The declaration may be in another package, known only from export data,
 // so the comment is read from the source file the position names.
 func markerScope(obj *types.TypeName, fset *token.FileSet) Scope {
-	if fset == nil || !obj.Pos().IsValid() {
-		return ScopeUnknown
-	}
-	pos := fset.Position(obj.Pos())
-	lines := fileLines(pos.Filename)
-	if pos.Line < 1 || pos.Line > len(lines) {
-		return ScopeUnknown
-	}
 	root := false
-	for i := pos.Line - 2; i >= 0; i-- {
-		line := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(line, "//") {
-			break // the end of the doc comment and markers
-		}
+	for _, line := range typeComments(obj, fset) {
 		switch {
 		case strings.Contains(line, "+kubebuilder:resource:") && strings.Contains(line, "scope=Cluster"):
 			return ClusterScoped
@@ -126,6 +119,34 @@ func markerScope(obj *types.TypeName, fset *token.FileSet) Scope {
 		return Namespaced // kubebuilder's default scope
 	}
 	return ScopeUnknown
+}
+
+// typeComments returns the comment lines right above a type's declaration
+// (its doc comment and markers, "//" removed and trimmed), nearest first.
+// Markers may stand above a blank line before the doc comment, as
+// kubebuilder scaffolds them. Types from export data have no comments in
+// hand, so it reads the source file the position names (once per file).
+func typeComments(obj *types.TypeName, fset *token.FileSet) []string {
+	if fset == nil || !obj.Pos().IsValid() {
+		return nil
+	}
+	pos := fset.Position(obj.Pos())
+	lines := fileLines(pos.Filename)
+	if pos.Line < 1 || pos.Line > len(lines) {
+		return nil
+	}
+	var out []string
+	for i := pos.Line - 2; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(line, "//") {
+			if line == "" && i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "//") {
+				continue // a blank line between markers and the doc comment
+			}
+			break
+		}
+		out = append(out, strings.TrimSpace(strings.TrimPrefix(line, "//")))
+	}
+	return out
 }
 
 var (

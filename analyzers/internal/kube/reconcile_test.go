@@ -2,8 +2,6 @@ package kube_test
 
 import (
 	"go/types"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -16,24 +14,8 @@ import (
 // importer uses).
 func loadPackages(t *testing.T, fixture string, paths ...string) map[string]*types.Package {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "src", fixture))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes,
-		Dir:  dir,
-		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
-	}
-	pkgs, err := packages.Load(cfg, paths...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := make(map[string]*types.Package)
-	for _, p := range pkgs {
-		if len(p.Errors) > 0 {
-			t.Fatalf("loading %s in %s: %v", p.PkgPath, fixture, p.Errors)
-		}
+	for _, p := range loadFixture(t, fixture, packages.NeedName|packages.NeedTypes, paths...) {
 		out[p.PkgPath] = p.Types
 	}
 	for _, path := range paths {

@@ -3,6 +3,7 @@ package kube
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -111,12 +112,8 @@ func StatusOf(t types.Type, fset *token.FileSet) Status {
 		return Status{}
 	}
 	path, kind := n.Obj().Pkg().Path(), n.Obj().Name()
-	group := ""
-	switch {
-	case strings.HasPrefix(path, "k8s.io/api/"):
-		group = strings.Split(strings.TrimPrefix(path, "k8s.io/api/"), "/")[0]
-	case strings.HasPrefix(path, applyConfigPfx):
-		group = strings.Split(strings.TrimPrefix(path, applyConfigPfx), "/")[0]
+	if strings.HasPrefix(path, applyConfigPfx) {
+		group := strings.Split(strings.TrimPrefix(path, applyConfigPfx), "/")[0]
 		if !strings.HasSuffix(kind, "ApplyConfiguration") {
 			return Status{}
 		}
@@ -125,12 +122,8 @@ func StatusOf(t types.Type, fset *token.FileSet) Status {
 			return Status{Subresource: true, MetaIgnored: r.metaIgnored}
 		}
 		return Status{}
-	case strings.HasPrefix(path, apiextensionsPkgs):
-		group = "apiextensions"
-	case strings.HasPrefix(path, apiregistrationPkg):
-		group = "apiregistration"
 	}
-	if group != "" {
+	if group := builtinGroup(path); group != "" {
 		if !hasObjectMeta(n) {
 			return Status{} // a list, a spec, an options type
 		}
@@ -145,31 +138,10 @@ func StatusOf(t types.Type, fset *token.FileSet) Status {
 	return Status{}
 }
 
-// hasMarker reports whether the comment lines right above a type's
-// declaration (its doc comment and markers) hold the marker. Like
-// markerScope, it reads the source file the position names.
+// hasMarker reports whether the comments right above a type's declaration
+// (typeComments) hold the marker.
 func hasMarker(obj *types.TypeName, fset *token.FileSet, marker string) bool {
-	if fset == nil || !obj.Pos().IsValid() {
-		return false
-	}
-	pos := fset.Position(obj.Pos())
-	lines := fileLines(pos.Filename)
-	if pos.Line < 1 || pos.Line > len(lines) {
-		return false
-	}
-	for i := pos.Line - 2; i >= 0; i-- {
-		line := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(line, "//") {
-			if line == "" && i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "//") {
-				continue // kubebuilder allows a blank line between markers and the doc comment
-			}
-			return false
-		}
-		if strings.TrimSpace(strings.TrimPrefix(line, "//")) == marker {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(typeComments(obj, fset), marker)
 }
 
 // WriteKind says what part of an object a client call writes.

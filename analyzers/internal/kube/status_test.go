@@ -2,8 +2,6 @@ package kube_test
 
 import (
 	"go/types"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -16,24 +14,7 @@ import (
 // it declares custom types with and without the status marker and imports
 // client-go, whose typed clients reach every built-in API group.
 func loadStatusFixture(t *testing.T) *packages.Package {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "src", "current"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps | packages.NeedSyntax | packages.NeedTypesInfo,
-		Dir:  dir,
-		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
-	}
-	pkgs, err := packages.Load(cfg, "./statusupdate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("loading statusupdate: %v", pkgs[0].Errors)
-	}
-	return pkgs[0]
+	return loadOne(t, "current", "./statusupdate", syntaxMode|packages.NeedDeps)
 }
 
 // typeIn looks up a named type in a package pkg imports.

@@ -6,45 +6,13 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/ctrllint/ctrllint/internal/exits"
 )
 
-// exits lists functions of other packages that never return, as
-// "pkg.Recv.Name" (Recv empty for functions). The SSA builder ends a block
-// at a call to one of them, so code after klog.Fatal is unreachable, as it
-// is when the program runs.
-var exits = map[string]bool{
-	"os..Exit": true, "runtime..Goexit": true, "syscall..Exit": true,
-	"log..Fatal": true, "log..Fatalf": true, "log..Fatalln": true,
-	"log..Panic": true, "log..Panicf": true, "log..Panicln": true,
-	"log.Logger.Fatal": true, "log.Logger.Fatalf": true, "log.Logger.Fatalln": true,
-	"log.Logger.Panic": true, "log.Logger.Panicf": true, "log.Logger.Panicln": true,
-	// Promoted to *testing.T, *testing.B and *testing.F.
-	"testing.common.FailNow": true, "testing.common.Fatal": true, "testing.common.Fatalf": true,
-	"testing.common.SkipNow": true, "testing.common.Skip": true, "testing.common.Skipf": true,
-	"k8s.io/klog/v2..Fatal": true, "k8s.io/klog/v2..Fatalf": true, "k8s.io/klog/v2..Fatalln": true,
-	"k8s.io/klog/v2..FatalDepth": true, "k8s.io/klog/v2..Exit": true, "k8s.io/klog/v2..Exitf": true,
-	"k8s.io/klog/v2..Exitln": true, "k8s.io/klog/v2..ExitDepth": true,
-	"k8s.io/klog/v2..FlushAndExit": true,
-}
-
 // IsExit reports whether fn is a well-known function of another package
-// that never returns.
-func IsExit(fn *types.Func) bool {
-	if fn.Pkg() == nil {
-		return false
-	}
-	recv := ""
-	if r := fn.Signature().Recv(); r != nil {
-		t := r.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := t.(*types.Named); ok {
-			recv = n.Obj().Name()
-		}
-	}
-	return exits[fn.Pkg().Path()+"."+recv+"."+fn.Name()]
-}
+// that never returns (the standard library's exits and klog's).
+func IsExit(fn *types.Func) bool { return exits.Is(fn) }
 
 // localExits finds the package's own functions that never return: those
 // with no return statement whose body ends in a call to panic or to a

@@ -53,6 +53,43 @@ func LoadedField(v ssa.Value) *types.Var {
 	return nil
 }
 
+// Reaches reports whether some block reachable from the given ones (them
+// included) satisfies pred, searching each block once.
+func Reaches(from []*ssa.BasicBlock, pred func(*ssa.BasicBlock) bool) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := append([]*ssa.BasicBlock(nil), from...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if pred(b) {
+			return true
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
+// Unconvert looks through interface and type conversions to the value
+// converted.
+func Unconvert(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
 // Func resolves a function value to the function it runs: a function, the
 // function of a closure, or, for a bound method value (x.m), the method
 // itself (offset 1: its receiver is bound, not an argument). Functions of
