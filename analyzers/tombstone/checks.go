@@ -30,7 +30,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 			c.report(instr.Pos(), c.unwrapFix(instr.Pos()), "type assertion to %s panics on the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event%s", c.typeString(t), o.context())
 		case o.root.dropHarmless:
 			return // the filtered handler ignores deletions anyway
-		case !c.failureConsiders(f, instr):
+		case !c.failureConsiders(f, instr) && !c.dropLosesNothing(f.fn, instr):
 			msg := "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to %s fails and its failure path never unwraps the tombstone%s"
 			if sw := c.typeSwitchAt(instr.Pos()); sw.IsValid() {
 				c.report(sw, c.unwrapFix(sw), "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: this type switch has no case for it%s", o.context())

@@ -140,17 +140,26 @@
 //     event.DeleteEvent carries the object and a DeleteStateUnknown flag;
 //     client-go handlers registered on a controller-runtime informer are
 //     checked;
+//   - a deletion dropped by a handler that does nothing else than add the
+//     object's own key to a work queue held in a field, when every worker
+//     of that queue hands the key only to queue calls, logging and syncs
+//     that first read the key's object of the same kind from a lister and,
+//     on NotFound, return a nil error doing nothing but logging (kubernetes'
+//     expand controller): for such a controller a deletion has no work to
+//     do. Anything else on that path (cleanup on NotFound, state written by
+//     the handler or before the read, an error the worker acts on, a key
+//     handed to a closure or an interface) keeps the finding;
 //   - handlers built by a function call (a handler factory) or stored in a
 //     struct field: which function they hold is not followed.
 //
 // # Known limitations
 //
-// A dropped deletion is reported even where nothing is lost: when the
-// delete handler only enqueues the object's key and the worker's sync
-// returns early on a missing object, the delete event had no work to do
-// (kubernetes' expand controller, docs/corpus.md). Telling that apart means
-// following the key through the work queue into the sync, which the
-// analyzer does not do; suppress such a finding with the reason.
+// Whether a dropped deletion loses work is decided by following the key to
+// the syncs of the same package only: a worker whose sync lives in another
+// package, is reached through an interface, or reads the object through a
+// controller-runtime client or a store's GetByKey rather than a lister is
+// not followed, and the drop is reported; suppress it with the reason when
+// the sync ignores missing objects.
 package tombstone
 
 import _ "embed"

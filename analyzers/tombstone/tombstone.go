@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
@@ -48,6 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
 		pass:     pass,
 		pkg:      ssaRes.Pkg,
+		funcs:    ssaRes.SrcFuncs,
 		prog:     ssaRes.Pkg.Prog,
 		reported: make(map[string]bool),
 		done:     make(map[target]bool),
@@ -97,6 +99,10 @@ type checker struct {
 	done          map[target]bool
 	// summary memoises considers: 0 unknown, 1 in progress, 2 no, 3 yes.
 	summary map[target]int
+	// funcs are the package's source functions; gets the work-queue Gets
+	// in them, found once when a drop is checked for loss (missing.go).
+	funcs []*ssa.Function
+	gets  []*keyflow.Item
 }
 
 // visit checks one function that receives a deleted object, then the

@@ -1,0 +1,545 @@
+package tombstone
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
+
+// A delete handler that only puts the object's key on a work queue hands
+// the deletion to the queue's worker. When every worker's sync looks the key
+// up in a lister first and returns, doing nothing, on NotFound, a deletion
+// is a no-op for this controller: dropping the tombstone loses nothing that
+// the sync would have done (kubernetes' expand controller). These functions
+// prove that chain; anything they cannot see through counts as lost.
+
+// maxHelperDepth bounds how far an enqueue is followed into package helpers
+// (handler → enqueue(obj) → enqueueKey(obj)).
+const maxHelperDepth = 3
+
+// dropLosesNothing reports whether the object asserted by ta, when the
+// assertion fails on a tombstone, is dropped without loss: fn only enqueues
+// the asserted object's key, and each queue's workers ignore missing objects.
+func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
+	objType := pointee(ta.AssertedType)
+	if objType == nil || !kube.IsObjectType(ta.AssertedType) {
+		return false
+	}
+	var obj ssa.Value
+	for _, ref := range *ta.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+			obj = ext
+		}
+	}
+	if obj == nil {
+		return false
+	}
+	queues, ok := c.enqueueOnly(fn, obj, 0)
+	if !ok || len(queues) == 0 {
+		return false
+	}
+	for q := range queues {
+		if !c.workersIgnoreMissing(q, objType) {
+			return false
+		}
+	}
+	return true
+}
+
+// enqueueOnly reports whether everything fn does is reporting, computing
+// obj's key and adding that key to work queues held in struct fields, and
+// returns those fields.
+func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*types.Var]bool, bool) {
+	if depth > maxHelperDepth {
+		return nil, false
+	}
+	objs := keyflow.Equivalent(obj)
+	keys := make(map[ssa.Value]bool)
+	queues := make(map[*types.Var]bool)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if ssax.LocalRoot(instr.Addr) == nil {
+					return nil, false // writes state that outlives the handler
+				}
+			case *ssa.MapUpdate, *ssa.Send, *ssa.Go:
+				return nil, false
+			case ssa.CallInstruction:
+				common := instr.Common()
+				if _, builtin := common.Value.(*ssa.Builtin); builtin || kube.IsReporting(ssax.Callee(common)) {
+					continue
+				}
+				if tf, ok := kube.TombstoneFuncOf(ssax.Callee(common)); ok && (tf.Handles || tf.Replacement != "") {
+					if call, isCall := instr.(*ssa.Call); isCall && len(common.Args) == 1 && objs[ssax.Unconvert(common.Args[0])] {
+						for _, ref := range *call.Referrers() {
+							if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+								keys[ext] = true
+							}
+						}
+						if _, tuple := call.Type().(*types.Tuple); !tuple {
+							keys[call] = true // ObjectToName
+						}
+						continue
+					}
+					return nil, false
+				}
+				if _, method, args, ok := keyflow.QueueOp(common); ok {
+					field := ssax.LoadedField(queueReceiver(common))
+					if !strings.HasPrefix(method, "Add") || field == nil || len(args) == 0 || !keys[ssax.Unconvert(args[0])] {
+						return nil, false
+					}
+					queues[field] = true
+					continue
+				}
+				if method := ssax.Callee(common); method != nil && strings.HasPrefix(method.Name(), "Get") && readsObject(common, objs) {
+					continue // obj.GetName() and kin
+				}
+				callee, offset := c.localCallee(common)
+				if callee == nil {
+					return nil, false
+				}
+				param := -1
+				for i, arg := range common.Args {
+					if objs[ssax.Unconvert(arg)] {
+						param = i + offset
+					}
+				}
+				if param < 0 || param >= len(callee.Params) {
+					return nil, false
+				}
+				sub, ok := c.enqueueOnly(callee, callee.Params[param], depth+1)
+				if !ok {
+					return nil, false
+				}
+				for q := range sub {
+					queues[q] = true
+				}
+			}
+		}
+	}
+	return queues, true
+}
+
+// readsObject reports whether a method call's receiver is one of objs or a
+// field of one (pvc.GetName(), pvc.ObjectMeta.GetLabels()).
+func readsObject(common *ssa.CallCommon, objs map[ssa.Value]bool) bool {
+	if common.IsInvoke() || len(common.Args) == 0 || common.Signature().Recv() == nil && common.StaticCallee() == nil {
+		return false
+	}
+	recv := ssax.Unconvert(common.Args[0])
+	for {
+		if objs[recv] {
+			return true
+		}
+		switch r := recv.(type) {
+		case *ssa.FieldAddr:
+			recv = r.X
+		case *ssa.UnOp:
+			recv = r.X
+		case *ssa.Field:
+			recv = r.X
+		default:
+			return false
+		}
+	}
+}
+
+// queueReceiver is the queue value a queue method is called on.
+func queueReceiver(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() {
+		return common.Value
+	}
+	return common.Args[0]
+}
+
+// workersIgnoreMissing reports whether the queue held in field q has
+// workers, and each hands its key to syncs that return on an object of
+// objType missing from their lister, and otherwise only settles the key or
+// reports.
+func (c *checker) workersIgnoreMissing(q *types.Var, objType types.Type) bool {
+	if c.gets == nil {
+		c.gets = keyflow.New(c.pkg).Gets(c.funcs)
+	}
+	workers, syncs := 0, 0
+	for _, it := range c.gets {
+		if ssax.LoadedField(queueReceiver(it.Get.Common())) != q {
+			continue
+		}
+		workers++
+		keys := keyflow.Equivalent(it.Key)
+		for _, b := range it.Fn.Blocks {
+			for _, instr := range b.Instrs {
+				n, ok := c.keyUse(instr, keys, objType)
+				if !ok {
+					return false
+				}
+				syncs += n
+			}
+		}
+	}
+	return workers > 0 && syncs > 0
+}
+
+// keyUse checks one instruction of a worker holding keys: it may settle
+// the key, report it, or pass it to syncs that ignore missing objects
+// (their number is returned); anything else may act on the key.
+func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType types.Type) (int, bool) {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return 0, !keys[instr.Val] || ssax.LocalRoot(instr.Addr) != nil
+	case *ssa.MakeClosure:
+		for _, v := range instr.Bindings {
+			if keys[v] {
+				return 0, false // a closure we do not follow holds the key
+			}
+		}
+	case *ssa.Send:
+		return 0, !keys[instr.X]
+	case *ssa.MapUpdate:
+		return 0, !keys[instr.Key] && !keys[instr.Value]
+	case ssa.CallInstruction:
+		common := instr.Common()
+		param := -1
+		for i, arg := range common.Args {
+			if keys[arg] {
+				param = i
+			}
+		}
+		if param < 0 {
+			return 0, true
+		}
+		if _, _, _, ok := keyflow.QueueOp(common); ok || kube.IsReporting(ssax.Callee(common)) {
+			return 0, true
+		}
+		if _, builtin := common.Value.(*ssa.Builtin); builtin {
+			return 0, true
+		}
+		fns, offset := c.funcsCalled(common)
+		if len(fns) == 0 {
+			return 0, false
+		}
+		n := 0
+		for _, fn := range fns {
+			p := param + offset
+			switch {
+			case p >= len(fn.Params):
+				return 0, false
+			case c.ignoresMissing(fn, fn.Params[p], objType):
+				n++
+			case !settlesOnly(fn):
+				return 0, false
+			}
+		}
+		return n, true
+	}
+	return 0, true
+}
+
+// funcsCalled resolves a call to the package functions it may run: a
+// function or method of the package, or a func-valued field (c.syncHandler)
+// every store of which is one.
+func (c *checker) funcsCalled(common *ssa.CallCommon) ([]*ssa.Function, int) {
+	if common.IsInvoke() {
+		return nil, 0
+	}
+	if fn, offset := ssax.Func(c.pkg, common.Value); fn != nil {
+		return []*ssa.Function{fn}, offset
+	}
+	field := ssax.LoadedField(common.Value)
+	if field == nil {
+		return nil, 0
+	}
+	var fns []*ssa.Function
+	offset := -1
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || ssax.FieldOfAddr(st.Addr) != field {
+					continue
+				}
+				f, off := ssax.Func(c.pkg, st.Val)
+				if f == nil || offset >= 0 && off != offset {
+					return nil, 0 // set from elsewhere: unknown
+				}
+				fns, offset = append(fns, f), off
+			}
+		}
+	}
+	if offset < 0 {
+		return nil, 0
+	}
+	return fns, offset
+}
+
+// settlesOnly reports whether fn only calls queue methods and reports
+// (handleErr).
+func settlesOnly(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if ssax.LocalRoot(instr.Addr) == nil {
+					return false
+				}
+			case *ssa.MapUpdate, *ssa.Send, *ssa.Go:
+				return false
+			case ssa.CallInstruction:
+				common := instr.Common()
+				if _, _, _, ok := keyflow.QueueOp(common); ok {
+					continue
+				}
+				if _, builtin := common.Value.(*ssa.Builtin); !builtin && !kube.IsReporting(ssax.Callee(common)) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// ignoresMissing reports whether the sync fn, given a key in keyParam,
+// first reads the key's object of objType from a lister and returns on
+// NotFound without doing anything: only reporting and parsing the key
+// happen on the way to that read, and only reporting on the way out, whose
+// error result is nil (an error would re-queue the key).
+func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType types.Type) bool {
+	keys := keyflow.Equivalent(keyParam)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || !readsKeyObject(call, keys, objType) {
+				continue
+			}
+			notFound := notFoundBranch(call)
+			if notFound == nil || !inertBefore(call) {
+				continue
+			}
+			if returnsQuietly(notFound, call.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsKeyObject reports whether call reads one object of objType from a
+// lister by a name parsed from the key.
+func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type) bool {
+	common := call.Common()
+	fn := ssax.Callee(common)
+	if fn == nil || common.IsInvoke() && !kube.IsLister(common.Value.Type()) {
+		return false
+	}
+	var recv types.Type
+	if common.IsInvoke() {
+		recv = common.Value.Type()
+	} else if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
+		recv = sig.Recv().Type()
+	}
+	read, ok := kube.CacheReadOf(fn, recv)
+	if !ok || read.Many || !kube.IsLister(recv) {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() != 2 || !types.Identical(pointee(res.At(0).Type()), objType) {
+		return false
+	}
+	for _, arg := range common.Args {
+		if parsedFromKey(arg, keys) {
+			return true
+		}
+	}
+	return false
+}
+
+// parsedFromKey reports whether v is the name a key parser
+// (cache.SplitMetaNamespaceKey, cache.ParseObjectName) took out of a key.
+func parsedFromKey(v ssa.Value, keys map[ssa.Value]bool) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.Field:
+			v = x.X
+			continue
+		case *ssa.Extract:
+			call, ok := x.Tuple.(*ssa.Call)
+			if !ok || !kube.IsKeyParser(ssax.Callee(call.Common())) {
+				return false
+			}
+			for _, arg := range call.Common().Args {
+				if keys[arg] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// notFoundBranch returns the block entered when the read's error is
+// NotFound (`if apierrors.IsNotFound(err)`), or nil.
+func notFoundBranch(read *ssa.Call) *ssa.BasicBlock {
+	for _, ref := range *read.Referrers() {
+		ext, ok := ref.(*ssa.Extract)
+		if !ok || ext.Index != 1 {
+			continue
+		}
+		for _, use := range *ext.Referrers() {
+			test, ok := use.(*ssa.Call)
+			if !ok || !kube.IsFunc(ssax.Callee(test.Common()), kube.APIErrorsPkg, "IsNotFound") {
+				continue
+			}
+			for _, u := range *test.Referrers() {
+				if iff, ok := u.(*ssa.If); ok && iff.Cond == test {
+					return iff.Block().Succs[0]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// inertBefore reports whether nothing but reporting, key parsing and lister
+// reads can run before call: every block that can reach it, and its own
+// block up to it, holds no other effect, and no deferred call does more.
+func inertBefore(call *ssa.Call) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{call.Block()}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		for _, instr := range b.Instrs {
+			if instr == ssa.Instruction(call) {
+				break
+			}
+			if !inert(instr) {
+				return false
+			}
+		}
+		work = append(work, b.Preds...)
+	}
+	return true
+}
+
+// returnsQuietly reports whether every path from b returns with only inert
+// instructions on the way and a nil error, without coming back to the read.
+func returnsQuietly(b, read *ssa.BasicBlock) bool {
+	quiet := true
+	ssax.Reaches([]*ssa.BasicBlock{b}, func(b *ssa.BasicBlock) bool {
+		if b == read {
+			quiet = false
+			return true
+		}
+		for _, instr := range b.Instrs {
+			if ret, ok := instr.(*ssa.Return); ok && !nilErrors(ret) || !inert(instr) {
+				quiet = false
+				return true
+			}
+		}
+		return false
+	})
+	return quiet
+}
+
+// nilErrors reports whether every error a return gives is the constant nil.
+// In a function with defers the result goes through a local slot
+// (`*t1 = nil; rundefers; t2 = *t1; return t2`): the value is the one
+// stored there last in the return's block.
+func nilErrors(ret *ssa.Return) bool {
+	for _, v := range ret.Results {
+		if !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+			continue
+		}
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = storedBefore(ret, load.X)
+		}
+		if k, ok := v.(*ssa.Const); !ok || k.Value != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// storedBefore returns the value last stored to addr before instr in its
+// block, or nil.
+func storedBefore(instr ssa.Instruction, addr ssa.Value) ssa.Value {
+	var last ssa.Value
+	for _, in := range instr.Block().Instrs {
+		if in == instr {
+			break
+		}
+		if st, ok := in.(*ssa.Store); ok && st.Addr == addr {
+			last = st.Val
+		}
+	}
+	return last
+}
+
+// inert reports whether an instruction of a sync changes nothing: local
+// computation, reporting, key parsing, lister reads, and deferred or
+// immediately called closures made of the same.
+func inert(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return ssax.LocalRoot(instr.Addr) != nil
+	case *ssa.MapUpdate, *ssa.Send, *ssa.Go, *ssa.Panic:
+		return false
+	case ssa.CallInstruction:
+		common := instr.Common()
+		if _, builtin := common.Value.(*ssa.Builtin); builtin {
+			return true
+		}
+		fn := ssax.Callee(common)
+		if kube.IsReporting(fn) || kube.IsKeyParser(fn) || fn != nil && kube.IsFunc(fn, "context", fn.Name()) {
+			return true
+		}
+		if common.IsInvoke() {
+			return kube.IsLister(common.Value.Type())
+		}
+		if fn != nil {
+			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && kube.IsLister(sig.Recv().Type()) {
+				return true
+			}
+		}
+		if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+			return inertBody(mc.Fn.(*ssa.Function))
+		}
+		if f, ok := common.Value.(*ssa.Function); ok && f.Parent() != nil {
+			return inertBody(f)
+		}
+		return false
+	}
+	return true
+}
+
+// inertBody reports whether every instruction of an anonymous function is
+// inert (a deferred `func() { logger.Info("done", time.Since(start)) }`).
+func inertBody(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if !inert(instr) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pointee is the element type of a pointer type, nil for other types.
+func pointee(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return nil
+}
