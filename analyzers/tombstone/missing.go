@@ -98,7 +98,7 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*
 					queues[field] = true
 					continue
 				}
-				if method := ssax.Callee(common); method != nil && strings.HasPrefix(method.Name(), "Get") && readsObject(common, objs) {
+				if readsObject(common, objs) {
 					continue // obj.GetName() and kin
 				}
 				callee, offset := c.localCallee(common)
@@ -127,10 +127,15 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*
 	return queues, true
 }
 
-// readsObject reports whether a method call's receiver is one of objs or a
-// field of one (pvc.GetName(), pvc.ObjectMeta.GetLabels()).
+// readsObject reports whether a call is a getter of an API type's method
+// set (pvc.GetName(), pvc.ObjectMeta.GetLabels()) on one of objs or a field
+// of one. Methods of the package itself may do anything.
 func readsObject(common *ssa.CallCommon, objs map[ssa.Value]bool) bool {
-	if common.IsInvoke() || len(common.Args) == 0 || common.Signature().Recv() == nil && common.StaticCallee() == nil {
+	fn := common.StaticCallee()
+	if common.IsInvoke() || fn == nil || fn.Signature.Recv() == nil || len(common.Args) == 0 {
+		return false
+	}
+	if obj := fn.Object(); obj == nil || obj.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Get") || !isAPIPackage(obj.Pkg().Path()) {
 		return false
 	}
 	recv := ssax.Unconvert(common.Args[0])
@@ -149,6 +154,12 @@ func readsObject(common *ssa.CallCommon, objs map[ssa.Value]bool) bool {
 			return false
 		}
 	}
+}
+
+// isAPIPackage reports whether path holds API types: k8s.io/api and
+// apimachinery's meta/v1, whose getters only read.
+func isAPIPackage(path string) bool {
+	return strings.HasPrefix(path, "k8s.io/api/") || path == kube.MetaV1Pkg
 }
 
 // queueReceiver is the queue value a queue method is called on.

@@ -54,6 +54,7 @@ func (c *ExpandController) enqueuePVC(obj interface{}) {
 			utilruntime.HandleError(fmt.Errorf("couldn't get key for object %#v: %v", pvc, err))
 			return
 		}
+		klog.V(5).InfoS("Enqueuing claim", "claim", klog.KRef(pvc.GetNamespace(), pvc.GetName()))
 		c.queue.Add(key)
 	}
 }
