@@ -83,13 +83,9 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 	}
 	sub := *cfg
 	sub.Patterns = slices.Compact(slices.Sorted(slices.Values(missed)))
-	pkgs, loadErr := Load(ctx, &sub)
-	if loadErr != nil && len(pkgs) == 0 {
+	fresh, analysed, loadErr := analyzeFresh(ctx, &sub)
+	if fresh == nil {
 		return res, loadErr
-	}
-	fresh, err := Run(&sub, pkgs)
-	if err != nil {
-		return res, err
 	}
 	failed := make(map[string]bool)
 	for _, e := range fresh.Errors {
@@ -103,15 +99,41 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 	for _, p := range roots {
 		keyOf[p.ID] = p
 	}
-	for _, p := range pkgs {
-		if lp := keyOf[p.ID]; lp != nil && !failed[p.ID] {
-			rc.put(lp, cachedEntry{Findings: byPkg[p.ID]})
+	for _, id := range analysed {
+		if lp := keyOf[id]; lp != nil && !failed[id] {
+			rc.put(lp, cachedEntry{Findings: byPkg[id]})
 		}
 	}
 	res.Findings = dedupFindings(append(res.Findings, fresh.Findings...))
 	res.Errors = fresh.Errors
 	SortFindings(res.Findings)
 	return res, loadErr
+}
+
+// analyzeFresh analyses the packages the cache had no entry for. It
+// returns the result (nil when nothing could be analysed, or the checker
+// failed), the IDs of the packages analysed, and the load error.
+func analyzeFresh(ctx context.Context, cfg *Config) (*Result, []string, error) {
+	if !cfg.SourceDeps {
+		s, err := analyzeStreaming(ctx, cfg)
+		if _, ok := err.(*LoadError); err != nil && !ok {
+			return nil, nil, err
+		}
+		return s.res, s.analysed, err
+	}
+	pkgs, loadErr := Load(ctx, cfg)
+	if loadErr != nil && len(pkgs) == 0 {
+		return nil, nil, loadErr
+	}
+	res, err := Run(cfg, pkgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		ids[i] = p.ID
+	}
+	return res, ids, loadErr
 }
 
 // openCache lists the packages and computes their keys. It fails when the
@@ -345,7 +367,7 @@ func dedupFindings(fs []Finding) []Finding {
 	seen := make(map[string]bool)
 	out := fs[:0]
 	for _, f := range fs {
-		k := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
+		k := findingKey(f)
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, f)
