@@ -263,6 +263,9 @@ func typeCheck(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
 			}
 			dep := pkg.Imports[path]
 			if dep == nil {
+				// go/packages leaves out an import that closes a
+				// cycle (the listing reports the cycle) or that the
+				// go command could not resolve.
 				importFailed = true
 				return nil, fmt.Errorf("no metadata for %s", path)
 			}
@@ -380,8 +383,13 @@ func (e *exportTypes) load(p *packages.Package) (*types.Package, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	x := e.entry(p)
-	if x.complete || x.err != nil {
-		return x.types, x.err
+	if x.err != nil {
+		// No package: the type checker then makes a fake one, named
+		// after the path, and stays quiet about its uses.
+		return nil, x.err
+	}
+	if x.complete {
+		return x.types, nil
 	}
 	x.err = e.decode(p, x)
 	if x.err != nil {
