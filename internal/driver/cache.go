@@ -81,6 +81,11 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 		SortFindings(res.Findings)
 		return res, nil
 	}
+	// The packages that missed are listed again, in the streaming path's
+	// mode: it compiles export data, which takes that go command about
+	// twice as long as this listing's, and starting it alongside this one
+	// (or using it for both) made a run with everything cached 0.2 to 0.3 s
+	// slower on kubernetes' pkg/controller for 0.15 s saved on a cold one.
 	sub := *cfg
 	sub.Patterns = slices.Compact(slices.Sorted(slices.Values(missed)))
 	fresh, analysed, loadErr := analyzeFresh(ctx, &sub)

@@ -52,9 +52,25 @@ type streamed struct {
 // Its results are Load+Run's; the error is a *LoadError for packages that
 // could not be loaded or type-checked, with the findings of the others.
 func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
-	out := &streamed{res: &Result{}}
+	l, err := listRoots(ctx, cfg)
+	if err != nil {
+		return &streamed{res: &Result{}}, err
+	}
+	return streamRoots(ctx, cfg, l.roots, l.base)
+}
+
+// listing is the streaming path's one go list: the roots, with the
+// whole dependency graph and its export data reachable from them.
+type listing struct {
+	roots []*packages.Package
+	base  string // the go command's directory, absolute
+}
+
+// listRoots lists cfg.Patterns, failing as Load does when the go command
+// fails or nothing matches.
+func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
 	if len(cfg.Patterns) == 0 {
-		return out, ErrNoPatterns
+		return nil, ErrNoPatterns
 	}
 	lcfg := &packages.Config{
 		Mode:    listMode,
@@ -68,7 +84,7 @@ func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
 	}
 	listed, err := packages.Load(lcfg, cfg.Patterns...)
 	if err != nil {
-		return out, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
+		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
 	}
 	base := cfg.Dir
 	if base == "" {
@@ -79,9 +95,14 @@ func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
 	}
 	roots := selectVariants(listed)
 	if len(roots) == 0 {
-		return out, &LoadError{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(cfg.Patterns, " "))}}}
+		return nil, &LoadError{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(cfg.Patterns, " "))}}}
 	}
+	return &listing{roots: roots, base: base}, nil
+}
 
+// streamRoots type-checks and analyses roots, listed by listRoots.
+func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string) (*streamed, error) {
+	out := &streamed{res: &Result{}}
 	deps := newExportTypes(token.NewFileSet())
 	// Every root's direct imports are decoded before any root is
 	// type-checked. Decoding one package's export data adds objects to

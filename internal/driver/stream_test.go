@@ -69,6 +69,20 @@ func TestStreamingMatchesLoadAndRun(t *testing.T) {
 		if len(got.Errors) != 0 || len(want.Errors) != 0 {
 			t.Errorf("tests=%v: analyzer errors: Analyze %v, Load+Run %v", tests, got.Errors, want.Errors)
 		}
+
+		// The result cache, empty and then full, changes nothing.
+		cached := *cfg
+		cached.CacheDir = t.TempDir()
+		for _, run := range []string{"cold", "warm"} {
+			got, err := driver.Analyze(context.Background(), &cached)
+			if err != nil {
+				t.Fatalf("tests=%v: %s cache: %v", tests, run, err)
+			}
+			if !slices.EqualFunc(got.Findings, want.Findings, sameFinding) {
+				t.Errorf("tests=%v: with a %s cache, Analyze found\n%s\nLoad+Run found\n%s", tests, run,
+					strings.Join(lines(dir, got.Findings), "\n"), strings.Join(lines(dir, want.Findings), "\n"))
+			}
+		}
 	}
 }
 
