@@ -230,6 +230,8 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 	failed := typeCheck(pkg, deps)
 	if len(pkg.Errors) > 0 || failed {
 		pkg.Errors = dropFailedImports(pkg)
+		// Only the errors and imports are needed to report it.
+		pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors = nil, nil, nil, nil
 		return rootResult{pkg: pkg}
 	}
 	res := &Result{}
