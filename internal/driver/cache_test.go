@@ -123,3 +123,30 @@ func write(t *testing.T, dir, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// A run on an unused cache takes its keys from the streaming listing,
+// later runs from the cache's own listing: the two must agree, test
+// variants included, or nothing would ever be found again.
+func TestResultCacheKeysFromEitherListing(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", "current"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tests := range []bool{false, true} {
+		a, analysed := counting()
+		cfg := driver.Config{Patterns: []string{"./..."}, Tests: tests, Analyzers: []*analysis.Analyzer{a}, CacheDir: t.TempDir(),
+			Env: append(os.Environ(), "GOPROXY=off")}
+		if _, err := analyze(t, dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if got := analysed(); len(got) == 0 {
+			t.Fatalf("tests=%v: the first run analysed nothing", tests)
+		}
+		if _, err := analyze(t, dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if got := analysed(); len(got) != 0 {
+			t.Errorf("tests=%v: the second run analysed %v, want nothing", tests, got)
+		}
+	}
+}

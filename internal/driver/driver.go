@@ -140,6 +140,10 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 }
 
 func analyzeUncached(ctx context.Context, cfg *Config) (*Result, error) {
+	if !cfg.SourceDeps {
+		s, err := analyzeStreaming(ctx, cfg)
+		return s.res, err
+	}
 	pkgs, loadErr := Load(ctx, cfg)
 	if loadErr != nil && len(pkgs) == 0 {
 		return &Result{}, loadErr
@@ -166,7 +170,17 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	}
 
 	res := &Result{}
-	seen := make(map[string]bool)
+	collect(res, make(map[string]bool), graph, orig)
+	SortFindings(res.Findings)
+	sortErrors(res.Errors)
+	return res, nil
+}
+
+// collect adds the root actions' diagnostics and failures to res. seen
+// holds the keys of findings already in res: the same file is analysed in
+// more than one package when a pattern names both p and its test variant,
+// and it must be reported once.
+func collect(res *Result, seen map[string]bool, graph *checker.Graph, orig map[*analysis.Analyzer]*analysis.Analyzer) {
 	for act := range graph.All() {
 		if !act.IsRoot {
 			continue
@@ -176,9 +190,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 		for _, d := range act.Diagnostics {
 			f := convert(fset, a, d)
 			f.Package = act.Package.ID
-			// The same file is analysed in more than one package when a
-			// pattern names both p and its test variant; report it once.
-			key := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
+			key := findingKey(f)
 			if seen[key] {
 				continue
 			}
@@ -202,11 +214,17 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 			res.Errors = append(res.Errors, ae)
 		}
 	}
-	SortFindings(res.Findings)
-	slices.SortFunc(res.Errors, func(x, y *AnalyzerError) int {
+}
+
+func findingKey(f Finding) string {
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
+}
+
+// sortErrors puts analyzer failures in the order every output uses.
+func sortErrors(es []*AnalyzerError) {
+	slices.SortFunc(es, func(x, y *AnalyzerError) int {
 		return cmp.Or(cmp.Compare(x.Package, y.Package), cmp.Compare(x.Analyzer, y.Analyzer))
 	})
-	return res, nil
 }
 
 func rootCause(act *checker.Action) *checker.Action {

@@ -1,0 +1,503 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// The streaming path is how Analyze runs when dependencies come from
+// export data (Config.SourceDeps off, the command line's case). Load
+// holds every root's syntax, types.Info and, while Run lasts, every
+// root's SSA form at once: on kubernetes' pkg/controller that is most of
+// a gigabyte. Here the go command lists the graph once (compiling
+// dependencies for their export data, as Load's mode also does), the
+// dependencies' types are decoded once and shared, and each root is
+// parsed, type-checked, analysed and dropped in turn by a bounded pool,
+// so that only GOMAXPROCS roots are alive at a time.
+
+// listMode is Load's mode without type-checking: NeedExportFile makes the
+// go command build the export data that type-checking the roots needs,
+// NeedDeps gives the whole graph, so that the importer can offer the
+// export data decoder every package it may mention.
+const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedExportFile |
+	packages.NeedModule | packages.NeedForTest | packages.NeedTypesSizes
+
+// streamed is what the streaming path found.
+type streamed struct {
+	res *Result
+	// analysed are the IDs of the roots the analyzers ran on: loaded and
+	// type-checked without errors.
+	analysed []string
+}
+
+// analyzeStreaming lists cfg.Patterns and analyses the roots one at a time.
+// Its results are Load+Run's; the error is a *LoadError for packages that
+// could not be loaded or type-checked, with the findings of the others.
+func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
+	l, err := listRoots(ctx, cfg)
+	if err != nil {
+		return &streamed{res: &Result{}}, err
+	}
+	return streamRoots(ctx, cfg, l.roots, l.base)
+}
+
+// listing is the streaming path's one go list: the roots, with the
+// whole dependency graph and its export data reachable from them.
+type listing struct {
+	roots []*packages.Package
+	base  string // the go command's directory, absolute
+}
+
+// listRoots lists cfg.Patterns, failing as Load does when the go command
+// fails or nothing matches.
+func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
+	if len(cfg.Patterns) == 0 {
+		return nil, ErrNoPatterns
+	}
+	lcfg := &packages.Config{
+		Mode:    listMode,
+		Context: ctx,
+		Dir:     cfg.Dir,
+		Env:     cfg.Env,
+		Tests:   cfg.Tests,
+	}
+	if len(cfg.Tags) > 0 {
+		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+	}
+	listed, err := packages.Load(lcfg, cfg.Patterns...)
+	if err != nil {
+		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
+	}
+	base := cfg.Dir
+	if base == "" {
+		base = "."
+	}
+	if abs, err := filepath.Abs(base); err == nil {
+		base = abs
+	}
+	roots := selectVariants(listed)
+	if len(roots) == 0 {
+		return nil, &LoadError{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(cfg.Patterns, " "))}}}
+	}
+	return &listing{roots: roots, base: base}, nil
+}
+
+// streamRoots type-checks and analyses roots, listed by listRoots.
+func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string) (*streamed, error) {
+	out := &streamed{res: &Result{}}
+	deps := newExportTypes(token.NewFileSet())
+	// Every root's direct imports are decoded before any root is
+	// type-checked. Decoding one package's export data adds objects to
+	// the (incomplete) packages it mentions, which a concurrent
+	// type-checker or analyzer may be reading; and analyzers look into
+	// indirect dependencies (kube.LookupPackage), so what they see must
+	// not depend on which roots happened to be decoded first. This is
+	// also the set go/packages decodes for Load.
+	var direct []*packages.Package
+	seen := make(map[string]bool)
+	for _, r := range roots {
+		for _, imp := range r.Imports {
+			if !seen[imp.ID] {
+				seen[imp.ID] = true
+				direct = append(direct, imp)
+			}
+		}
+	}
+	slices.SortFunc(direct, func(x, y *packages.Package) int { return strings.Compare(x.ID, y.ID) })
+	for _, p := range direct {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		deps.load(p) // a failure is the importer's error, reported by the root
+	}
+
+	defer tightenGC()()
+
+	workers := runtime.GOMAXPROCS(0)
+	if cfg.Sequential {
+		workers = 1
+	}
+	wrapped, orig := guard(cfg.Analyzers, false)
+	results := make([]rootResult, len(roots))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(roots)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = analyzeRoot(ctx, cfg, deps, roots[i], wrapped, orig)
+			}
+		})
+	}
+feed:
+	for i := range roots {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+
+	var probs []Problem
+	var unexplained []*packages.Package
+	findings := make(map[string]bool)
+	for i, r := range results {
+		if r.err != nil {
+			return out, r.err
+		}
+		if r.pkg == nil {
+			out.analysed = append(out.analysed, roots[i].ID)
+			for _, f := range r.res.Findings {
+				if k := findingKey(f); !findings[k] {
+					findings[k] = true
+					out.res.Findings = append(out.res.Findings, f)
+				}
+			}
+			out.res.Errors = append(out.res.Errors, r.res.Errors...)
+			continue
+		}
+		n := len(probs)
+		probs = append(probs, packageProblems(r.pkg, base)...)
+		if len(probs) == n {
+			unexplained = append(unexplained, roots[i])
+		}
+	}
+	if len(unexplained) > 0 {
+		probs = append(probs, explainListed(unexplained, base)...)
+	}
+	SortFindings(out.res.Findings)
+	sortErrors(out.res.Errors)
+	if len(probs) > 0 {
+		return out, &LoadError{Problems: sortProblems(probs)}
+	}
+	return out, nil
+}
+
+// rootResult is one root's outcome: its findings, or (pkg != nil) the
+// package with the errors that kept it from being analysed.
+type rootResult struct {
+	res *Result
+	pkg *packages.Package
+	err error // the checker itself failed
+}
+
+// analyzeRoot parses, type-checks and analyses one root. Nothing it
+// builds outlives it but the findings.
+func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *packages.Package, wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) rootResult {
+	if ctx.Err() != nil {
+		return rootResult{}
+	}
+	pkg := &packages.Package{
+		ID:              root.ID,
+		Name:            root.Name,
+		PkgPath:         root.PkgPath,
+		Errors:          slices.Clone(root.Errors),
+		GoFiles:         root.GoFiles,
+		CompiledGoFiles: root.CompiledGoFiles,
+		OtherFiles:      root.OtherFiles,
+		EmbedFiles:      root.EmbedFiles,
+		EmbedPatterns:   root.EmbedPatterns,
+		IgnoredFiles:    root.IgnoredFiles,
+		ExportFile:      root.ExportFile,
+		Imports:         root.Imports,
+		Module:          root.Module,
+		ForTest:         root.ForTest,
+		Fset:            deps.fset,
+		TypesSizes:      root.TypesSizes,
+	}
+	failed := typeCheck(pkg, deps)
+	if len(pkg.Errors) > 0 || failed {
+		pkg.Errors = dropFailedImports(pkg)
+		// Only the errors and imports are needed to report it.
+		pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors = nil, nil, nil, nil
+		return rootResult{pkg: pkg}
+	}
+	res := &Result{}
+	if len(wrapped) == 0 {
+		return rootResult{res: res}
+	}
+	graph, err := checker.Analyze(wrapped, []*packages.Package{pkg}, &checker.Options{Sequential: cfg.Sequential})
+	if err != nil {
+		return rootResult{err: err}
+	}
+	collect(res, make(map[string]bool), graph, orig)
+	return rootResult{res: res}
+}
+
+// typeCheck parses pkg's files and type-checks them against the
+// dependencies' export data, recording problems in pkg.Errors the way
+// go/packages does. It reports whether some import could not be
+// provided: such a root is not analysed, as go/packages marks it
+// IllTyped, even when the type checker had nothing to say.
+func typeCheck(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
+	for _, name := range pkg.CompiledGoFiles {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: name + ":1", Msg: err.Error(), Kind: packages.ParseError})
+			continue
+		}
+		// go/packages' mode: analyzers may rely on its object resolution.
+		f, err := parser.ParseFile(pkg.Fset, name, src, parser.AllErrors|parser.ParseComments)
+		if f != nil {
+			pkg.Syntax = append(pkg.Syntax, f)
+		}
+		if list, ok := err.(scanner.ErrorList); ok {
+			for _, e := range list {
+				pkg.Errors = append(pkg.Errors, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+			}
+		} else if err != nil {
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.ParseError})
+		}
+	}
+	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
+	pkg.TypesInfo = &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+	tc := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			dep := pkg.Imports[path]
+			if dep == nil {
+				// go/packages leaves out an import that closes a
+				// cycle (the listing reports the cycle) or that the
+				// go command could not resolve.
+				importFailed = true
+				return nil, fmt.Errorf("no metadata for %s", path)
+			}
+			t, err := deps.load(dep)
+			if err != nil {
+				importFailed = true
+			}
+			return t, err
+		}),
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				pkg.TypeErrors = append(pkg.TypeErrors, te)
+				pkg.Errors = append(pkg.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+				return
+			}
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+		},
+		Sizes: pkg.TypesSizes,
+	}
+	if pkg.Module != nil && pkg.Module.GoVersion != "" {
+		tc.GoVersion = "go" + pkg.Module.GoVersion
+	}
+	err := types.NewChecker(tc, pkg.Fset, pkg.Types, pkg.TypesInfo).Files(pkg.Syntax)
+	if err != nil && len(pkg.Errors) == 0 {
+		// Checker.Files can fail without calling Error (a too new Go
+		// version); the package must still count as broken.
+		pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+	}
+	return importFailed
+}
+
+// dropFailedImports removes the type checker's "could not import P"
+// when P has no export data: P did not build, and that is reported
+// from P itself (or the dependency that broke it, see explainListed),
+// as Load reports it, where go/packages type-checks P from source.
+func dropFailedImports(pkg *packages.Package) []packages.Error {
+	var out []packages.Error
+	for _, e := range pkg.Errors {
+		if e.Kind == packages.TypeError {
+			if m := couldNotImport.FindStringSubmatch(e.Msg); m != nil {
+				if dep := pkg.Imports[m[1]]; dep != nil && dep.ExportFile == "" {
+					continue
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// explainListed finds why roots could not be type-checked when neither
+// they nor their direct imports carry an error: some dependency further
+// down failed to build. The listing already holds the go command's
+// message for it.
+func explainListed(roots []*packages.Package, base string) []Problem {
+	var out []Problem
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			out = append(out, errorProblems(p.PkgPath, e, base)...)
+		}
+	})
+	if len(out) == 0 {
+		for _, p := range roots {
+			out = append(out, Problem{Package: p.ID, Msg: fmt.Sprintf("package %s could not be type-checked", p.ID)})
+		}
+	}
+	return out
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// exportTypes decodes dependencies from the go command's export data,
+// each package once per run, keyed by package ID so that a test
+// variant's recompiled dependencies ("q [p.test]") stay distinct from
+// the ordinary ones.
+type exportTypes struct {
+	fset *token.FileSet
+	// mu serialises decoding: reading one package's export data may add
+	// objects to any package it mentions.
+	mu   sync.Mutex
+	pkgs map[string]*exported
+}
+
+type exported struct {
+	types    *types.Package
+	complete bool
+	err      error
+}
+
+func newExportTypes(fset *token.FileSet) *exportTypes {
+	return &exportTypes{fset: fset, pkgs: make(map[string]*exported)}
+}
+
+// entry returns p's package, created empty if it was never mentioned, so
+// that every export data file decoded refers to the same *types.Package
+// for it. Called with mu held.
+func (e *exportTypes) entry(p *packages.Package) *exported {
+	x := e.pkgs[p.ID]
+	if x == nil {
+		x = &exported{}
+		if p.PkgPath == "unsafe" {
+			x.types, x.complete = types.Unsafe, true
+		} else {
+			x.types = types.NewPackage(p.PkgPath, p.Name)
+		}
+		e.pkgs[p.ID] = x
+	}
+	return x
+}
+
+// load returns p's types, decoding its export data the first time.
+func (e *exportTypes) load(p *packages.Package) (*types.Package, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	x := e.entry(p)
+	if x.err != nil {
+		// No package: the type checker then makes a fake one, named
+		// after the path, and stays quiet about its uses.
+		return nil, x.err
+	}
+	if x.complete {
+		return x.types, nil
+	}
+	x.err = e.decode(p, x)
+	if x.err != nil {
+		return nil, x.err
+	}
+	x.complete = true
+	return x.types, nil
+}
+
+func (e *exportTypes) decode(p *packages.Package, x *exported) error {
+	if p.ExportFile == "" {
+		return fmt.Errorf("no export data for %s", p.ID)
+	}
+	f, err := os.Open(p.ExportFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
+	}
+	// The decoder knows packages by path only. Its view is p's
+	// dependency graph, in which a path names one package (one variant).
+	view := make(map[string]*types.Package)
+	seen := make(map[string]bool)
+	var visit func(imports map[string]*packages.Package)
+	visit = func(imports map[string]*packages.Package) {
+		for _, q := range imports {
+			if !seen[q.ID] {
+				seen[q.ID] = true
+				view[q.PkgPath] = e.entry(q).types
+				visit(q.Imports)
+			}
+		}
+	}
+	visit(p.Imports)
+	view[p.PkgPath] = x.types
+	t, err := gcexportdata.Read(r, e.fset, view, p.PkgPath)
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
+	}
+	if t != x.types {
+		return fmt.Errorf("reading %s: decoded a different package", p.ExportFile)
+	}
+	return nil
+}
+
+var gcTightened struct {
+	sync.Mutex
+	n       int // streaming runs under way
+	percent int // the setting they replaced
+}
+
+// tightenGC lowers the garbage collector's target while roots are
+// analysed, and returns the function that restores it. By then most of
+// the live heap is the dependencies' export data, which stays until the
+// run ends (the decoded types' names point into it): GOGC's rule, that
+// the heap may grow by as much as is live before a collection, lets it
+// grow by twice the memory the analysis of the roots in flight actually
+// uses. On kubernetes' pkg/controller, 40% of the setting cuts the peak
+// RSS by about a quarter (630 to 460 MB) for a few percent more CPU:
+// the export data is a string per package, which the collector marks
+// without scanning.
+func tightenGC() (restore func()) {
+	gcTightened.Lock()
+	defer gcTightened.Unlock()
+	if gcTightened.n == 0 {
+		p := debug.SetGCPercent(100) // reading it means setting it
+		gcTightened.percent = p
+		if p > 0 {
+			p = max(1, p*2/5)
+		} // off stays off
+		debug.SetGCPercent(p)
+	}
+	gcTightened.n++
+	return func() {
+		gcTightened.Lock()
+		defer gcTightened.Unlock()
+		gcTightened.n--
+		if gcTightened.n == 0 {
+			debug.SetGCPercent(gcTightened.percent)
+		}
+	}
+}
