@@ -121,7 +121,8 @@ func TestDetectCache(t *testing.T) {
 		want cacheSupport
 	}{
 		{"  -C dir\n  -cache dir\n    \tresult cache (default $CTRLLINT_CACHE)\n", cacheSupport{Flag: "cache"}},
-		{"  -cache=false\n", cacheSupport{Flag: "cache"}},
+		{"  -cache\n    \treuse results (kept in $CTRLLINT_CACHE) (default true)\n", cacheSupport{Env: "CTRLLINT_CACHE"}},
+		{"  -cache\n", cacheSupport{}},
 		{"  -cachedir dir\n", cacheSupport{}},
 		{"Environment: CTRLLINT_CACHE names the result cache.\n", cacheSupport{Env: "CTRLLINT_CACHE"}},
 		{"  -f string\n    \toutput format\n", cacheSupport{}},

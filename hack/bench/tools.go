@@ -92,7 +92,11 @@ func (c cacheSupport) String() string {
 // variable; the flag wins when both are mentioned.
 func detectCache(help, flagName, envName string) cacheSupport {
 	var c cacheSupport
-	if flagName != "" && regexp.MustCompile(`(?m)^\s*-`+regexp.QuoteMeta(flagName)+`\b`).MatchString(help) {
+	// Only a flag that takes a value names a directory: the flag package
+	// prints "-name value" for those and a bare "-name" for switches
+	// (ctrllint's -cache turns its cache on and off; $CTRLLINT_CACHE is
+	// where it is).
+	if flagName != "" && regexp.MustCompile(`(?m)^\s*-`+regexp.QuoteMeta(flagName)+`[ \t]+\S`).MatchString(help) {
 		c.Flag = flagName
 	} else if envName != "" && strings.Contains(help, envName) {
 		c.Env = envName

@@ -60,12 +60,15 @@ type cachedEntry struct {
 
 // analyzeCached is Analyze with the result cache in cfg.CacheDir.
 func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
-	if !cfg.SourceDeps {
-		if rc, err := newResultCache(ctx, cfg); err == nil && !rc.used() {
-			return analyzeUnused(ctx, cfg, rc)
-		}
+	rc, err := newResultCache(ctx, cfg)
+	if err != nil {
+		// go env failed: the ordinary load reports what is wrong.
+		return analyzeUncached(ctx, cfg)
 	}
-	rc, roots, err := openCache(ctx, cfg)
+	if !cfg.SourceDeps && !rc.used() {
+		return analyzeUnused(ctx, cfg, rc)
+	}
+	roots, err := openCache(ctx, cfg, rc)
 	if err != nil {
 		// Listing failed (a go.mod problem, a bad pattern, ...): the
 		// ordinary load reports it properly.
@@ -156,34 +159,30 @@ func analyzeFresh(ctx context.Context, cfg *Config) (*Result, []string, error) {
 
 // openCache lists the packages and computes their keys. It fails when the
 // listing has errors: then nothing is taken from the cache.
-func openCache(ctx context.Context, cfg *Config) (*resultCache, []*packages.Package, error) {
-	rc, err := newResultCache(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
+func openCache(ctx context.Context, cfg *Config, rc *resultCache) ([]*packages.Package, error) {
 	lcfg := &packages.Config{Mode: cacheListMode, Context: ctx, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests}
 	if len(cfg.Tags) > 0 {
 		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
 	}
 	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	broken := false
 	packages.Visit(pkgs, nil, func(p *packages.Package) { broken = broken || len(p.Errors) > 0 })
 	if broken {
-		return nil, nil, fmt.Errorf("listing has errors")
+		return nil, fmt.Errorf("listing has errors")
 	}
 	roots := selectVariants(pkgs)
 	if len(roots) == 0 {
-		return nil, nil, fmt.Errorf("no packages")
+		return nil, fmt.Errorf("no packages")
 	}
 	for _, p := range roots {
 		if _, err := rc.key(p); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return rc, roots, nil
+	return roots, nil
 }
 
 // newResultCache computes what every key of the run shares.
