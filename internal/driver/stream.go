@@ -36,9 +36,8 @@ import (
 // go command build the export data that type-checking the roots needs,
 // NeedDeps gives the whole graph, so that the importer can offer the
 // export data decoder every package it may mention.
-const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedExportFile |
-	packages.NeedModule | packages.NeedForTest | packages.NeedTypesSizes
+const listMode = rootMode&^(packages.NeedTypes|packages.NeedSyntax|packages.NeedTypesInfo) |
+	packages.NeedDeps | packages.NeedExportFile
 
 // streamed is what the streaming path found.
 type streamed struct {
