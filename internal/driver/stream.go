@@ -128,7 +128,7 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 		deps.load(p) // a failure is the importer's error, reported by the root
 	}
 
-	defer tightenGC()()
+	defer setGCTarget(deps.size())()
 
 	workers := runtime.GOMAXPROCS(0)
 	if cfg.Sequential {
@@ -374,6 +374,8 @@ type exportTypes struct {
 	// objects to any package it mentions.
 	mu   sync.Mutex
 	pkgs map[string]*exported
+	// bytes is the size of the export data decoded.
+	bytes int64
 }
 
 type exported struct {
@@ -401,6 +403,13 @@ func (e *exportTypes) entry(p *packages.Package) *exported {
 		e.pkgs[p.ID] = x
 	}
 	return x
+}
+
+// size is the size of the export data decoded so far.
+func (e *exportTypes) size() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.bytes
 }
 
 // load returns p's types, decoding its export data the first time.
@@ -433,6 +442,9 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 		return err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil {
+		e.bytes += fi.Size()
+	}
 	r, err := gcexportdata.NewReader(f)
 	if err != nil {
 		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
@@ -463,40 +475,47 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 	return nil
 }
 
-var gcTightened struct {
+// gcHeadroom is how far the heap may grow beyond the dependencies' export
+// data before a collection while roots are analysed.
+const gcHeadroom = 128 << 20
+
+var gcTarget struct {
 	sync.Mutex
 	n       int // streaming runs under way
 	percent int // the setting they replaced
 }
 
-// tightenGC lowers the garbage collector's target while roots are
-// analysed, and returns the function that restores it. By then most of
-// the live heap is the dependencies' export data, which stays until the
-// run ends (the decoded types' names point into it): GOGC's rule, that
-// the heap may grow by as much as is live before a collection, lets it
-// grow by twice the memory the analysis of the roots in flight actually
-// uses. On kubernetes' pkg/controller, 40% of the setting cuts the peak
-// RSS by about a quarter (630 to 460 MB) for a few percent more CPU:
-// the export data is a string per package, which the collector marks
-// without scanning.
-func tightenGC() (restore func()) {
-	gcTightened.Lock()
-	defer gcTightened.Unlock()
-	if gcTightened.n == 0 {
-		p := debug.SetGCPercent(100) // reading it means setting it
-		gcTightened.percent = p
-		if p > 0 {
-			p = max(1, p*2/5)
-		} // off stays off
-		debug.SetGCPercent(p)
+// setGCTarget sets the garbage collector's target while roots are
+// analysed from the size of the export data decoded, and returns the
+// function that restores it. That data stays live until the run ends (the
+// decoded types' names point into it), so GOGC's rule — collect when the
+// heap has grown by as much as is live — scales the headroom with it: on
+// kubernetes' pkg/controller (about 200 MB of export data) the heap would
+// grow by 200 MB plus the roots in flight, and the peak RSS reach 630 MB;
+// on controller-runtime (a quarter of that) it would collect four times as
+// often as the roots' own garbage needs. A fixed headroom instead keeps the
+// peak of a big run near 450 MB and lets a small one collect rarely. A
+// GOGC the user set is left alone.
+func setGCTarget(exportBytes int64) (restore func()) {
+	gcTarget.Lock()
+	defer gcTarget.Unlock()
+	if os.Getenv("GOGC") != "" {
+		return func() {}
 	}
-	gcTightened.n++
+	if gcTarget.n == 0 {
+		percent := 400
+		if exportBytes > 0 {
+			percent = int(min(400, max(25, 100*gcHeadroom/exportBytes)))
+		}
+		gcTarget.percent = debug.SetGCPercent(percent)
+	}
+	gcTarget.n++
 	return func() {
-		gcTightened.Lock()
-		defer gcTightened.Unlock()
-		gcTightened.n--
-		if gcTightened.n == 0 {
-			debug.SetGCPercent(gcTightened.percent)
+		gcTarget.Lock()
+		defer gcTarget.Unlock()
+		gcTarget.n--
+		if gcTarget.n == 0 {
+			debug.SetGCPercent(gcTarget.percent)
 		}
 	}
 }
