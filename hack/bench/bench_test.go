@@ -366,3 +366,24 @@ func TestSplitRE(t *testing.T) {
 		t.Errorf("split with µs: %q", m)
 	}
 }
+
+func TestEntryPackages(t *testing.T) {
+	cache := t.TempDir()
+	plain := entry{Name: "plain", Patterns: []string{"example.com/a/..."}}
+	if got, err := plain.packages(cache); err != nil || !slices.Equal(got, plain.Patterns) {
+		t.Errorf("an entry without excludes: %v, %v; want its patterns", got, err)
+	}
+	ex := entry{Name: "ex", Module: "example.com/ex", Version: "v1.0.0", Patterns: []string{"example.com/ex/..."}, Exclude: []string{"example.com/ex/vendored"}}
+	if _, err := ex.packages(cache); err == nil || !strings.Contains(err.Error(), "hack/corpus run -only ex") {
+		t.Errorf("an entry with excludes, not materialised: %v; want an error saying how to materialise it", err)
+	}
+	if err := os.MkdirAll(ex.dir(cache), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ex.dir(cache), "packages.txt"), []byte("example.com/ex\nexample.com/ex/b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ex.packages(cache); err != nil || !slices.Equal(got, []string{"example.com/ex", "example.com/ex/b"}) {
+		t.Errorf("an entry with excludes: %v, %v; want the materialised list", got, err)
+	}
+}

@@ -19,6 +19,22 @@ type entry struct {
 	Module   string   `json:"module"`
 	Version  string   `json:"version"`
 	Patterns []string `json:"patterns"`
+	Exclude  []string `json:"exclude"`
+}
+
+// packages is what the entry analyses: its patterns, or, when corpus.json
+// excludes packages from them (cert-manager's Venafi issuer, whose module
+// the proxy does not serve), the list hack/corpus wrote when it
+// materialised the entry.
+func (e entry) packages(corpusCache string) ([]string, error) {
+	if len(e.Exclude) == 0 {
+		return e.Patterns, nil
+	}
+	data, err := os.ReadFile(filepath.Join(e.dir(corpusCache), "packages.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("%s excludes packages, and its list of the rest is missing: %v (go run ./hack/corpus run -only %s)", e.Name, err, e.Name)
+	}
+	return strings.Fields(string(data)), nil
 }
 
 type corpusConfig struct {

@@ -207,8 +207,12 @@ func run(o *options) error {
 		if err := materialise(e, o.corpusCache, b.ctrllint); err != nil {
 			return err
 		}
-		t := &targetResult{Entry: e.Name, Dir: e.dir(o.corpusCache), Patterns: e.Patterns}
-		if t.Size, err = measureSize(t.Dir, e.Patterns); err != nil {
+		pats, err := e.packages(o.corpusCache)
+		if err != nil {
+			return err
+		}
+		t := &targetResult{Entry: e.Name, Dir: e.dir(o.corpusCache), Patterns: pats}
+		if t.Size, err = measureSize(t.Dir, pats); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s: %d packages, %d lines in %s\n", e.Name, t.Size.Packages, t.Size.Lines, t.Dir)
@@ -411,8 +415,12 @@ func (b *bench) scaling(cfg *corpusConfig, targets []*targetResult) ([]scalePoin
 		if err := materialise(e, b.o.corpusCache, b.ctrllint); err != nil {
 			return nil, err
 		}
-		t := &targetResult{Entry: e.Name, Dir: e.dir(b.o.corpusCache), Patterns: e.Patterns}
-		if t.Size, err = measureSize(t.Dir, e.Patterns); err != nil {
+		pats, err := e.packages(b.o.corpusCache)
+		if err != nil {
+			return nil, err
+		}
+		t := &targetResult{Entry: e.Name, Dir: e.dir(b.o.corpusCache), Patterns: pats}
+		if t.Size, err = measureSize(t.Dir, pats); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(os.Stderr, "bench: scaling: %s: %d packages, %d lines\n", e.Name, t.Size.Packages, t.Size.Lines)
