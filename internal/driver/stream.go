@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -128,7 +127,7 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 		deps.load(p) // a failure is the importer's error, reported by the root
 	}
 
-	defer setGCTarget(deps.size())()
+	defer setGCTarget()()
 
 	workers := runtime.GOMAXPROCS(0)
 	if cfg.Sequential {
@@ -374,8 +373,6 @@ type exportTypes struct {
 	// objects to any package it mentions.
 	mu   sync.Mutex
 	pkgs map[string]*exported
-	// bytes is the size of the export data decoded.
-	bytes int64
 }
 
 type exported struct {
@@ -403,13 +400,6 @@ func (e *exportTypes) entry(p *packages.Package) *exported {
 		e.pkgs[p.ID] = x
 	}
 	return x
-}
-
-// size is the size of the export data decoded so far.
-func (e *exportTypes) size() int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.bytes
 }
 
 // load returns p's types, decoding its export data the first time.
@@ -442,9 +432,6 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil {
-		e.bytes += fi.Size()
-	}
 	r, err := gcexportdata.NewReader(f)
 	if err != nil {
 		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
@@ -475,47 +462,3 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 	return nil
 }
 
-// gcHeadroom is how far the heap may grow beyond the dependencies' export
-// data before a collection while roots are analysed.
-const gcHeadroom = 128 << 20
-
-var gcTarget struct {
-	sync.Mutex
-	n       int // streaming runs under way
-	percent int // the setting they replaced
-}
-
-// setGCTarget sets the garbage collector's target while roots are
-// analysed from the size of the export data decoded, and returns the
-// function that restores it. That data stays live until the run ends (the
-// decoded types' names point into it), so GOGC's rule — collect when the
-// heap has grown by as much as is live — scales the headroom with it: on
-// kubernetes' pkg/controller (about 200 MB of export data) the heap would
-// grow by 200 MB plus the roots in flight, and the peak RSS reach 630 MB;
-// on controller-runtime (a quarter of that) it would collect four times as
-// often as the roots' own garbage needs. A fixed headroom instead keeps the
-// peak of a big run near 450 MB and lets a small one collect rarely. A
-// GOGC the user set is left alone.
-func setGCTarget(exportBytes int64) (restore func()) {
-	gcTarget.Lock()
-	defer gcTarget.Unlock()
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	if gcTarget.n == 0 {
-		percent := 400
-		if exportBytes > 0 {
-			percent = int(min(400, max(25, 100*gcHeadroom/exportBytes)))
-		}
-		gcTarget.percent = debug.SetGCPercent(percent)
-	}
-	gcTarget.n++
-	return func() {
-		gcTarget.Lock()
-		defer gcTarget.Unlock()
-		gcTarget.n--
-		if gcTarget.n == 0 {
-			debug.SetGCPercent(gcTarget.percent)
-		}
-	}
-}
