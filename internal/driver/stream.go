@@ -461,4 +461,3 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 	}
 	return nil
 }
-
