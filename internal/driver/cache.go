@@ -160,11 +160,7 @@ func analyzeFresh(ctx context.Context, cfg *Config) (*Result, []string, error) {
 // openCache lists the packages and computes their keys. It fails when the
 // listing has errors: then nothing is taken from the cache.
 func openCache(ctx context.Context, cfg *Config, rc *resultCache) ([]*packages.Package, error) {
-	lcfg := &packages.Config{Mode: cacheListMode, Context: ctx, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests}
-	if len(cfg.Tags) > 0 {
-		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
-	}
-	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
+	pkgs, err := packages.Load(packagesConfig(ctx, cfg, cacheListMode), cfg.Patterns...)
 	if err != nil {
 		return nil, err
 	}

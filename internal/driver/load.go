@@ -84,28 +84,13 @@ func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
 	if cfg.SourceDeps {
 		mode |= packages.NeedDeps
 	}
-	lcfg := &packages.Config{
-		Mode:    mode,
-		Context: ctx,
-		Dir:     cfg.Dir,
-		Env:     cfg.Env,
-		Tests:   cfg.Tests,
-	}
-	if len(cfg.Tags) > 0 {
-		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
-	}
+	lcfg := packagesConfig(ctx, cfg, mode)
 	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
 	if err != nil {
 		// The go command itself failed (no go.mod, bad flags, ...).
 		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
 	}
-	base := cfg.Dir
-	if base == "" {
-		base = "."
-	}
-	if abs, err := filepath.Abs(base); err == nil {
-		base = abs
-	}
+	base := baseDir(cfg)
 
 	pkgs = selectVariants(pkgs)
 	if len(pkgs) == 0 {
@@ -323,4 +308,27 @@ func sortProblems(ps []Problem) []Problem {
 	return slices.CompactFunc(ps, func(x, y Problem) bool {
 		return x.File == y.File && x.Line == y.Line && x.Column == y.Column && x.Msg == y.Msg
 	})
+}
+
+// packagesConfig is the go/packages configuration of every listing and
+// load the driver does: cfg's directory, environment, tests and tags.
+func packagesConfig(ctx context.Context, cfg *Config, mode packages.LoadMode) *packages.Config {
+	lcfg := &packages.Config{Mode: mode, Context: ctx, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests}
+	if len(cfg.Tags) > 0 {
+		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+	}
+	return lcfg
+}
+
+// baseDir is the absolute directory the go command runs in, against which
+// problems' file names are made relative.
+func baseDir(cfg *Config) string {
+	base := cfg.Dir
+	if base == "" {
+		base = "."
+	}
+	if abs, err := filepath.Abs(base); err == nil {
+		base = abs
+	}
+	return base
 }

@@ -9,7 +9,6 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -70,27 +69,11 @@ func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
 	if len(cfg.Patterns) == 0 {
 		return nil, ErrNoPatterns
 	}
-	lcfg := &packages.Config{
-		Mode:    listMode,
-		Context: ctx,
-		Dir:     cfg.Dir,
-		Env:     cfg.Env,
-		Tests:   cfg.Tests,
-	}
-	if len(cfg.Tags) > 0 {
-		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
-	}
-	listed, err := packages.Load(lcfg, cfg.Patterns...)
+	listed, err := packages.Load(packagesConfig(ctx, cfg, listMode), cfg.Patterns...)
 	if err != nil {
 		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
 	}
-	base := cfg.Dir
-	if base == "" {
-		base = "."
-	}
-	if abs, err := filepath.Abs(base); err == nil {
-		base = abs
-	}
+	base := baseDir(cfg)
 	roots := selectVariants(listed)
 	if len(roots) == 0 {
 		return nil, &LoadError{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(cfg.Patterns, " "))}}}
