@@ -163,7 +163,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	if len(cfg.Analyzers) == 0 || len(pkgs) == 0 {
 		return &Result{}, nil
 	}
-	wrapped, orig := guard(cfg.Analyzers, cfg.SourceDeps)
+	wrapped, orig := guard(cfg.Analyzers, cfg.SourceDeps, nil)
 	graph, err := checker.Analyze(wrapped, pkgs, &checker.Options{Sequential: cfg.Sequential})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime/debug"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
@@ -40,7 +41,12 @@ func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 // Config.SourceDeps for what that costs.
 //
 // orig maps each stand-in back to its original.
-func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
+//
+// When rel is not nil, results that can be released (kubessa's SSA) are
+// recorded there by package, for the caller to release once the package's
+// analyzers are done: the checker keeps only the requested analyzers'
+// results, so the caller could not find them otherwise.
+func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
 	orig = make(map[*analysis.Analyzer]*analysis.Analyzer)
 	var wrap func(a *analysis.Analyzer) *analysis.Analyzer
@@ -80,7 +86,11 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool) (wrapped []*a
 					res, err = nil, pe
 				}
 			}()
-			return a.Run(&inner)
+			res, err = a.Run(&inner)
+			if rel != nil && err == nil {
+				rel.add(pass.Pkg, res)
+			}
+			return res, err
 		}
 		return w
 	}
@@ -101,4 +111,37 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool) (wrapped []*a
 func knownNoReturn(obj types.Object) bool {
 	fn, ok := obj.(*types.Func)
 	return ok && exits.Std(fn)
+}
+
+// A releaser is an analysis result holding something the next package can
+// reuse once nothing reads this one's result.
+type releaser interface{ Release() }
+
+// releases are the releasable results of the packages being analysed.
+type releases struct {
+	mu    sync.Mutex
+	byPkg map[*types.Package][]releaser
+}
+
+func newReleases() *releases {
+	return &releases{byPkg: make(map[*types.Package][]releaser)}
+}
+
+func (r *releases) add(pkg *types.Package, res any) {
+	if rr, ok := res.(releaser); ok {
+		r.mu.Lock()
+		r.byPkg[pkg] = append(r.byPkg[pkg], rr)
+		r.mu.Unlock()
+	}
+}
+
+// release releases pkg's results: call it when its analyzers are done.
+func (r *releases) release(pkg *types.Package) {
+	r.mu.Lock()
+	rs := r.byPkg[pkg]
+	delete(r.byPkg, pkg)
+	r.mu.Unlock()
+	for _, rr := range rs {
+		rr.Release()
+	}
 }

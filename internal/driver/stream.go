@@ -116,14 +116,15 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 	if cfg.Sequential {
 		workers = 1
 	}
-	wrapped, orig := guard(cfg.Analyzers, false)
+	rel := newReleases()
+	wrapped, orig := guard(cfg.Analyzers, false, rel)
 	results := make([]rootResult, len(roots))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, len(roots)) {
 		wg.Go(func() {
 			for i := range next {
-				results[i] = analyzeRoot(ctx, cfg, deps, roots[i], wrapped, orig)
+				results[i] = analyzeRoot(ctx, cfg, deps, roots[i], wrapped, orig, rel)
 			}
 		})
 	}
@@ -186,7 +187,7 @@ type rootResult struct {
 
 // analyzeRoot parses, type-checks and analyses one root. Nothing it
 // builds outlives it but the findings.
-func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *packages.Package, wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) rootResult {
+func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *packages.Package, wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer, rel *releases) rootResult {
 	if ctx.Err() != nil {
 		return rootResult{}
 	}
@@ -220,6 +221,8 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 		return rootResult{res: res}
 	}
 	graph, err := checker.Analyze(wrapped, []*packages.Package{pkg}, &checker.Options{Sequential: cfg.Sequential})
+	// Whatever happened, nothing reads this package's results any more.
+	defer rel.release(pkg.Types)
 	if err != nil {
 		return rootResult{err: err}
 	}

@@ -39,6 +39,7 @@ var Analyzer = &analysis.Analyzer{
 type SSA struct {
 	Pkg      *ssa.Package
 	SrcFuncs []*ssa.Function
+	lent     *program // the program, until Release
 }
 
 // Of returns the SSA result of the pass, nil when the package cannot use
@@ -52,11 +53,14 @@ func run(pass *analysis.Pass) (any, error) {
 	if !SeesKubernetes(pass.Pkg) {
 		return (*SSA)(nil), nil
 	}
-	prog := ssa.NewProgram(pass.Fset, ssa.BuilderMode(0))
+	lent := borrow(pass.Fset)
+	prog := lent.prog
 	noReturn := localExits(pass)
 	prog.SetNoReturn(func(fn *types.Func) bool { return noReturn[fn] || IsExit(fn) })
 	for _, imp := range pass.Pkg.Imports() {
-		prog.CreatePackage(imp, nil, nil, true)
+		if prog.Package(imp) == nil { // not created for an earlier package
+			prog.CreatePackage(imp, nil, nil, true)
+		}
 	}
 	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	pkg.Build()
@@ -82,7 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	return &SSA{Pkg: pkg, SrcFuncs: funcs}, nil
+	return &SSA{Pkg: pkg, SrcFuncs: funcs, lent: lent}, nil
 }
 
 // kubePrefixes are the module paths whose packages ctrllint analyses code
