@@ -249,11 +249,12 @@ func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, 
 		byPkg[f.Package] = append(byPkg[f.Package], f)
 	}
 	stored := false
+	hasErrors := graphErrors()
 	for _, id := range s.analysed {
 		p := byID[id]
 		// As in openCache, nothing is stored for a package whose
 		// listing has errors; here the listing is by package.
-		if failed[id] || p == nil || graphHasErrors(p) {
+		if failed[id] || p == nil || hasErrors(p) {
 			continue
 		}
 		if _, kerr := rc.key(p); kerr != nil {
@@ -268,11 +269,24 @@ func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, 
 	return s.res, err
 }
 
-func graphHasErrors(p *packages.Package) bool {
-	broken := false
-	packages.Visit([]*packages.Package{p}, func(q *packages.Package) bool { return !broken }, func(q *packages.Package) {
-		broken = broken || len(q.Errors) > 0
-	})
+// graphErrors returns a test of whether a package or any of its
+// dependencies has errors, remembering the answer for every package it
+// visits: the roots of a run share most of their graph.
+func graphErrors() func(*packages.Package) bool {
+	memo := make(map[*packages.Package]bool)
+	var broken func(p *packages.Package) bool
+	broken = func(p *packages.Package) bool {
+		if b, ok := memo[p]; ok {
+			return b
+		}
+		memo[p] = false // an import cycle is reported by the go command, not found here
+		b := len(p.Errors) > 0
+		for _, imp := range p.Imports {
+			b = broken(imp) || b
+		}
+		memo[p] = b
+		return b
+	}
 	return broken
 }
 
