@@ -20,7 +20,7 @@ import (
 
 // maxUses bounds how many packages one program builds: it keeps every
 // package it built, so sharing trades memory for time. On kubernetes'
-// pkg/controller, 16 reuses three imports in four and adds about 20 MB to
+// pkg/controller, 16 reuses three imports in five and adds about 20 MB to
 // the peak.
 const maxUses = 16
 
