@@ -201,18 +201,25 @@ func explain(ctx context.Context, lcfg *packages.Config, base string, pkgs []*pa
 			patterns = append(patterns, p.PkgPath)
 		}
 	}
-	var out []Problem
+	var listed []*packages.Package
 	if len(patterns) > 0 {
 		c := *lcfg
 		c.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
-		if deps, err := packages.Load(&c, patterns...); err == nil {
-			packages.Visit(deps, nil, func(p *packages.Package) {
-				for _, e := range p.Errors {
-					out = append(out, errorProblems(p.PkgPath, e, base)...)
-				}
-			})
-		}
+		listed, _ = packages.Load(&c, patterns...)
 	}
+	return explainGraph(listed, pkgs, base)
+}
+
+// explainGraph reports the errors of every package in graph, the listed
+// dependency graph of pkgs; when it holds none, it says only that pkgs
+// could not be type-checked.
+func explainGraph(graph, pkgs []*packages.Package, base string) []Problem {
+	var out []Problem
+	packages.Visit(graph, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			out = append(out, errorProblems(p.PkgPath, e, base)...)
+		}
+	})
 	if len(out) == 0 {
 		for _, p := range pkgs {
 			out = append(out, Problem{Package: p.ID, Msg: fmt.Sprintf("package %s could not be type-checked", p.ID)})

@@ -167,7 +167,10 @@ feed:
 		}
 	}
 	if len(unexplained) > 0 {
-		probs = append(probs, explainListed(unexplained, base)...)
+		// Neither they nor their direct imports carry an error: some
+		// dependency further down failed to build, and the listing
+		// already holds the go command's message for it.
+		probs = append(probs, explainGraph(unexplained, unexplained, base)...)
 	}
 	SortFindings(out.res.Findings)
 	sortErrors(out.res.Errors)
@@ -309,7 +312,7 @@ func typeCheck(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
 
 // dropFailedImports removes the type checker's "could not import P"
 // when P has no export data: P did not build, and that is reported
-// from P itself (or the dependency that broke it, see explainListed),
+// from P itself (or the dependency that broke it, see explainGraph),
 // as Load reports it, where go/packages type-checks P from source.
 func dropFailedImports(pkg *packages.Package) []packages.Error {
 	var out []packages.Error
@@ -322,25 +325,6 @@ func dropFailedImports(pkg *packages.Package) []packages.Error {
 			}
 		}
 		out = append(out, e)
-	}
-	return out
-}
-
-// explainListed finds why roots could not be type-checked when neither
-// they nor their direct imports carry an error: some dependency further
-// down failed to build. The listing already holds the go command's
-// message for it.
-func explainListed(roots []*packages.Package, base string) []Problem {
-	var out []Problem
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			out = append(out, errorProblems(p.PkgPath, e, base)...)
-		}
-	})
-	if len(out) == 0 {
-		for _, p := range roots {
-			out = append(out, Problem{Package: p.ID, Msg: fmt.Sprintf("package %s could not be type-checked", p.ID)})
-		}
 	}
 	return out
 }
