@@ -35,20 +35,12 @@ func reachableAfter(instr ssa.Instruction) instrs {
 		}
 		past = past || i == instr
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		s := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
+	ssax.Reaches(b.Succs, func(s *ssa.BasicBlock) bool {
 		for _, i := range s.Instrs {
 			add(i)
 		}
-		work = append(work, s.Succs...)
-	}
+		return false // visit them all
+	})
 	return out
 }
 

@@ -102,6 +102,13 @@ func isCacheType(t types.Type) bool {
 // package functions, and which store fields only ever hold stores the
 // package builds itself.
 func (c *checker) scanFields() {
+	for f, vals := range ssax.StoredFuncs(c.funcs) {
+		for _, v := range vals {
+			if target := c.local(v); target != nil {
+				c.fieldFuncs[f] = append(c.fieldFuncs[f], target)
+			}
+		}
+	}
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -109,14 +116,7 @@ func (c *checker) scanFields() {
 				if !ok {
 					continue
 				}
-				f := ssax.FieldOfAddr(st.Addr)
-				if f == nil {
-					continue
-				}
-				if target := c.local(st.Val); target != nil {
-					c.fieldFuncs[f] = append(c.fieldFuncs[f], target)
-				}
-				if isCacheType(f.Type()) {
+				if f := ssax.FieldOfAddr(st.Addr); f != nil && isCacheType(f.Type()) {
 					own := isOwnStore(st.Val)
 					if prev, seen := c.ownStores[f]; seen {
 						own = own && prev

@@ -155,21 +155,15 @@ func handle(instr ssa.Instruction) (request, bool) {
 	return request{at: instr, fn: instr.Parent(), res: kube.ObjectKey(obj), key: chainKey(recv)}, true
 }
 
-// dynType is the concrete type of an object passed as an interface
-// (&corev1.Pod{} to InformerFor), without the pointer.
+// dynType is the named type of an object passed as an interface
+// (&corev1.Pod{} to InformerFor), or nil.
 func dynType(v ssa.Value) types.Type {
-	mi, ok := v.(*ssa.MakeInterface)
-	if !ok {
-		return nil
+	if t := ssax.Boxed(v); t != nil {
+		if _, ok := types.Unalias(t).(*types.Named); ok {
+			return t
+		}
 	}
-	t := mi.X.Type()
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if _, ok := types.Unalias(t).(*types.Named); !ok {
-		return nil
-	}
-	return t
+	return nil
 }
 
 // gvrName names a GroupVersionResource held in a package variable, or "".

@@ -125,13 +125,9 @@ func fromAPIReader(v ssa.Value) bool {
 // objectArg returns the object type of an object passed as an interface
 // (&corev1.Pod{} as client.Object, or the item type of a list), or nil.
 func objectArg(v ssa.Value) types.Type {
-	mi, ok := v.(*ssa.MakeInterface)
-	if !ok {
+	t := ssax.Boxed(v)
+	if t == nil {
 		return nil
-	}
-	t := mi.X.Type()
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
 	}
 	if obj := listItem(t); obj != nil {
 		t = obj // a *PodList passed to List

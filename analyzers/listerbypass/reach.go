@@ -20,7 +20,7 @@ import (
 // controller.RecheckDeletionTimestamp are left out: a fresh read is what
 // they are for.
 func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool {
-	fieldFuncs := storedFuncs(pkg, funcs)
+	fieldFuncs := ssax.StoredFuncs(funcs)
 	reached := make(map[*ssa.Function]bool)
 	var work []*ssa.Function
 	add := func(fn *ssa.Function) {
@@ -51,7 +51,7 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool 
 				add(localFunc(pkg, common.Value))
 				if f := ssax.LoadedField(common.Value); f != nil {
 					for _, target := range fieldFuncs[f] {
-						add(target)
+						add(localFunc(pkg, target))
 					}
 				}
 				if kube.IsFreshReadFunc(ssax.Callee(common)) {
@@ -64,28 +64,6 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool 
 		}
 	}
 	return reached
-}
-
-// storedFuncs maps each func-typed struct field to the package functions
-// stored in it anywhere in the package.
-func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]*ssa.Function {
-	m := make(map[*types.Var][]*ssa.Function)
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				if f := ssax.FieldOfAddr(st.Addr); f != nil {
-					if target := localFunc(pkg, st.Val); target != nil {
-						m[f] = append(m[f], target)
-					}
-				}
-			}
-		}
-	}
-	return m
 }
 
 // localFunc is the package function a function value runs, or nil.

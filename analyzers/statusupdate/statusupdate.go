@@ -13,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
@@ -40,7 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 	sc := &scanner{
 		pkg:       ssaRes.Pkg,
 		summaries: make(map[*ssa.Function]*summary),
-		fieldFns:  storedFuncs(ssaRes.Pkg, funcs),
+		fieldFns:  ssax.StoredFuncs(funcs),
 	}
 	sc.summarize(funcs)
 	c := &checker{pass: pass}

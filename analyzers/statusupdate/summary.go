@@ -2,12 +2,10 @@ package statusupdate
 
 import (
 	"fmt"
-	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
-	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // A summary is what a package function does to the objects its parameters
@@ -96,29 +94,4 @@ func paramIndex(fn *ssa.Function, v ssa.Value) int {
 		}
 	}
 	return -1
-}
-
-// storedFuncs maps each func-typed struct field to the package functions
-// stored in it anywhere in the package (kubernetes' job controller keeps
-// jm.updateStatusHandler = jm.updateJobStatus).
-func storedFuncs(pkg *ssa.Package, funcs []*ssa.Function) map[*types.Var][]ssa.Value {
-	m := make(map[*types.Var][]ssa.Value)
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				f := ssax.FieldOfAddr(st.Addr)
-				if f == nil {
-					continue
-				}
-				if target, _ := ssax.Func(pkg, st.Val); target != nil {
-					m[f] = append(m[f], st.Val)
-				}
-			}
-		}
-	}
-	return m
 }

@@ -27,7 +27,7 @@ const maxHelperDepth = 3
 // assertion fails on a tombstone, is dropped without loss: fn only enqueues
 // the asserted object's key, and each queue's workers ignore missing objects.
 func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
-	objType := pointee(ta.AssertedType)
+	objType := kube.Pointee(ta.AssertedType)
 	if objType == nil || !kube.IsObjectType(ta.AssertedType) {
 		return false
 	}
@@ -267,22 +267,17 @@ func (c *checker) funcsCalled(common *ssa.CallCommon) ([]*ssa.Function, int) {
 	if field == nil {
 		return nil, 0
 	}
+	if c.fieldFuncs == nil {
+		c.fieldFuncs = ssax.StoredFuncs(c.funcs)
+	}
 	var fns []*ssa.Function
 	offset := -1
-	for _, fn := range c.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok || ssax.FieldOfAddr(st.Addr) != field {
-					continue
-				}
-				f, off := ssax.Func(c.pkg, st.Val)
-				if f == nil || offset >= 0 && off != offset {
-					return nil, 0 // set from elsewhere: unknown
-				}
-				fns, offset = append(fns, f), off
-			}
+	for _, v := range c.fieldFuncs[field] {
+		f, off := ssax.Func(c.pkg, v)
+		if f == nil || offset >= 0 && off != offset {
+			return nil, 0 // set from elsewhere: unknown
 		}
+		fns, offset = append(fns, f), off
 	}
 	if offset < 0 {
 		return nil, 0
@@ -346,21 +341,22 @@ func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType t
 func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type) bool {
 	common := call.Common()
 	fn := ssax.Callee(common)
-	if fn == nil || common.IsInvoke() && !kube.IsLister(common.Value.Type()) {
+	if fn == nil {
 		return false
 	}
-	var recv types.Type
-	if common.IsInvoke() {
-		recv = common.Value.Type()
-	} else if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
+	recv := common.Value.Type() // an interface lister
+	if !common.IsInvoke() {
+		sig := fn.Type().(*types.Signature)
+		if sig.Recv() == nil {
+			return false
+		}
 		recv = sig.Recv().Type()
 	}
-	read, ok := kube.CacheReadOf(fn, recv)
-	if !ok || read.Many || !kube.IsLister(recv) {
+	if read, ok := kube.CacheReadOf(fn, recv); !ok || read.Many || !kube.IsLister(recv) {
 		return false
 	}
 	res := fn.Type().(*types.Signature).Results()
-	if res.Len() != 2 || !types.Identical(pointee(res.At(0).Type()), objType) {
+	if res.Len() != 2 || !types.Identical(kube.Pointee(res.At(0).Type()), objType) {
 		return false
 	}
 	for _, arg := range common.Args {
@@ -545,12 +541,4 @@ func inertBody(fn *ssa.Function) bool {
 		}
 	}
 	return true
-}
-
-// pointee is the element type of a pointer type, nil for other types.
-func pointee(t types.Type) types.Type {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return nil
 }

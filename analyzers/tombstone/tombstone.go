@@ -100,9 +100,11 @@ type checker struct {
 	// summary memoises considers: 0 unknown, 1 in progress, 2 no, 3 yes.
 	summary map[target]int
 	// funcs are the package's source functions; gets the work-queue Gets
-	// in them, found once when a drop is checked for loss (missing.go).
-	funcs []*ssa.Function
-	gets  []*keyflow.Item
+	// in them and fieldFuncs the funcs stored in fields, found once when a
+	// drop is checked for loss (missing.go).
+	funcs      []*ssa.Function
+	gets       []*keyflow.Item
+	fieldFuncs map[*types.Var][]ssa.Value // func-typed fields and what is stored in them
 }
 
 // visit checks one function that receives a deleted object, then the

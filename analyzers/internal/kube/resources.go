@@ -23,20 +23,20 @@ const (
 func ObjectOf(t types.Type) types.Type {
 	switch {
 	case IsTypedResourceClient(t):
-		return pointee(result(t, "Get", 0))
+		return Pointee(result(t, "Get", 0))
 	case IsLister(t):
 		if s, ok := types.Unalias(result(t, "List", 0)).(*types.Slice); ok {
-			return pointee(s.Elem())
+			return Pointee(s.Elem())
 		}
 	case IsInformer(t):
 		if l := result(t, "Lister", 0); l != nil {
 			return ObjectOf(l)
 		}
 		if arg := TypeArg(t); arg != nil {
-			return pointee(arg)
+			return Pointee(arg)
 		}
 		if ix := result(t, "GetTypedIndexer", 0); ix != nil {
-			return pointee(TypeArg(ix))
+			return Pointee(TypeArg(ix))
 		}
 	}
 	return nil
@@ -72,8 +72,9 @@ func result(t types.Type, method string, i int) types.Type {
 	return sig.Results().At(i).Type()
 }
 
-// pointee strips one pointer; it returns nil for a non-named result.
-func pointee(t types.Type) types.Type {
+// Pointee is the named type t points to (or t itself when it is named and
+// not a pointer), nil for any other type: the object type of *v1.Pod.
+func Pointee(t types.Type) types.Type {
 	if t == nil {
 		return nil
 	}

@@ -152,3 +152,45 @@ func RootIdent(e ast.Expr) *ast.Ident {
 		}
 	}
 }
+
+// StoredFuncs maps each func-typed struct field to the values stored in it
+// anywhere in funcs (sample-controller's c.syncHandler = c.syncHandler,
+// kubernetes' jm.updateStatusHandler = jm.updateJobStatus): a call through
+// the field may run any of them. Callers resolve the values (Func) and
+// decide what an unresolvable one means.
+func StoredFuncs(funcs []*ssa.Function) map[*types.Var][]ssa.Value {
+	m := make(map[*types.Var][]ssa.Value)
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				f := FieldOfAddr(st.Addr)
+				if f == nil {
+					continue
+				}
+				if _, isFunc := f.Type().Underlying().(*types.Signature); isFunc {
+					m[f] = append(m[f], st.Val)
+				}
+			}
+		}
+	}
+	return m
+}
+
+// Boxed returns the type of the value an interface conversion wraps, less
+// one pointer (&corev1.Pod{} passed as client.Object gives corev1.Pod), or
+// nil when v is no conversion.
+func Boxed(v ssa.Value) types.Type {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	t := mi.X.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return t
+}
