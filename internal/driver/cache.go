@@ -103,28 +103,7 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 	if fresh == nil {
 		return res, loadErr
 	}
-	failed := make(map[string]bool)
-	for _, e := range fresh.Errors {
-		failed[e.Package] = true
-	}
-	byPkg := make(map[string][]Finding)
-	for _, f := range fresh.Findings {
-		byPkg[f.Package] = append(byPkg[f.Package], f)
-	}
-	keyOf := make(map[string]*packages.Package)
-	for _, p := range roots {
-		keyOf[p.ID] = p
-	}
-	stored := false
-	for _, id := range analysed {
-		if lp := keyOf[id]; lp != nil && !failed[id] {
-			rc.put(lp, cachedEntry{Findings: byPkg[id]})
-			stored = true
-		}
-	}
-	if stored {
-		rc.markUsed()
-	}
+	rc.store(fresh, analysed, roots, nil)
 	res.Findings = dedupFindings(append(res.Findings, fresh.Findings...))
 	res.Errors = fresh.Errors
 	SortFindings(res.Findings)
@@ -236,28 +215,36 @@ func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, 
 	if _, ok := err.(*LoadError); err != nil && !ok {
 		return s.res, err
 	}
-	byID := make(map[string]*packages.Package)
-	for _, p := range l.roots {
-		byID[p.ID] = p
-	}
+	// As in openCache, nothing is stored for a package whose listing has
+	// errors; here the listing is by package.
+	hasErrors := graphErrors()
+	rc.store(s.res, s.analysed, l.roots, func(p *packages.Package) bool { return !hasErrors(p) })
+	return s.res, err
+}
+
+// store keeps the findings of the analysed packages of res, by the listed
+// package of the same ID, except for packages an analyzer failed on and
+// those keep (when not nil) refuses; then it marks the cache used.
+func (rc *resultCache) store(res *Result, analysed []string, listed []*packages.Package, keep func(*packages.Package) bool) {
 	failed := make(map[string]bool)
-	for _, e := range s.res.Errors {
+	for _, e := range res.Errors {
 		failed[e.Package] = true
 	}
 	byPkg := make(map[string][]Finding)
-	for _, f := range s.res.Findings {
+	for _, f := range res.Findings {
 		byPkg[f.Package] = append(byPkg[f.Package], f)
 	}
+	byID := make(map[string]*packages.Package)
+	for _, p := range listed {
+		byID[p.ID] = p
+	}
 	stored := false
-	hasErrors := graphErrors()
-	for _, id := range s.analysed {
+	for _, id := range analysed {
 		p := byID[id]
-		// As in openCache, nothing is stored for a package whose
-		// listing has errors; here the listing is by package.
-		if failed[id] || p == nil || hasErrors(p) {
+		if p == nil || failed[id] || keep != nil && !keep(p) {
 			continue
 		}
-		if _, kerr := rc.key(p); kerr != nil {
+		if _, err := rc.key(p); err != nil {
 			continue
 		}
 		rc.put(p, cachedEntry{Findings: byPkg[id]})
@@ -266,7 +253,6 @@ func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, 
 	if stored {
 		rc.markUsed()
 	}
-	return s.res, err
 }
 
 // graphErrors returns a test of whether a package or any of its
