@@ -5,11 +5,14 @@
 package analyzers
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
@@ -42,6 +45,11 @@ var entries = []entry{
 	{statusupdate.Analyzer, statusupdate.DocSource, nil},
 	{requeueerr.Analyzer, requeueerr.DocSource, nil},
 }
+
+// WholePackages are the import paths of the packages whose scopes the
+// analyzers read beyond the analysed package's imports (driver.Config's
+// WholePackages).
+func WholePackages() []string { return slices.Clone(kube.ScopesRead) }
 
 // All returns every ctrllint analyzer, in a stable order.
 func All() []*analysis.Analyzer {

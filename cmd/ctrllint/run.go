@@ -148,6 +148,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		Tests:     o.tests,
 		Analyzers: enabled,
 		CacheDir:  cacheDir(o.cache),
+		// Their scopes must not depend on what else was decoded.
+		WholePackages: analyzers.WholePackages(),
 	})
 	var loadErr *driver.LoadError
 	if err != nil && !errors.As(err, &loadErr) {

@@ -207,11 +207,13 @@ func (rc *resultCache) usedMark() string {
 // everything they need, instead of a listing of their own, which costs
 // 0.35 s before anything is analysed on kubernetes' pkg/controller.
 func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, error) {
+	gc := startGC()
+	defer gc.stop()
 	l, err := listRoots(ctx, cfg)
 	if err != nil {
 		return &Result{}, err
 	}
-	s, err := streamRoots(ctx, cfg, l.roots, l.base)
+	s, err := streamRoots(ctx, cfg, l.roots, l.base, gc)
 	if _, ok := err.(*LoadError); err != nil && !ok {
 		return s.res, err
 	}

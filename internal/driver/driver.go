@@ -52,6 +52,13 @@ type Config struct {
 	// keyed by content (cache.go): a run over unchanged packages loads
 	// nothing and analyses nothing.
 	CacheDir string
+	// WholePackages are the import paths of packages whose scopes the
+	// analyzers read beyond what the analysed package imports (such as
+	// client-go's cache package, found through kube.LookupPackage). When
+	// dependencies come from export data, such a package is decoded whole
+	// if it is in the graph, so that what the analyzers find there does
+	// not depend on which other packages the run decoded.
+	WholePackages []string
 }
 
 // Position is a place in a file. Offset and Column count bytes, as

@@ -7,53 +7,119 @@ import (
 	"sync"
 )
 
-// The heap the collector aims at while roots are analysed: a quarter more
-// than is live once the dependencies are decoded, and no less than gcFloor.
-const gcFloor = 256 << 20
+// The streaming path's collector settings, in two phases.
+//
+// Listing and decoding the dependencies builds a heap that is nearly all
+// live and stays so until the run ends (the listing's packages, the
+// decoded types). GOGC's rule, collect when the heap has doubled, then
+// marks it over and over as it grows: on controller-runtime six
+// collections before the first root is analysed, with decoding (the run's
+// critical path) slowed by a fifth. While loading, the collector waits
+// for the heap to quadruple (loadPercent), but no longer than until it
+// reaches a memory limit of half as much again as is live, and at least
+// gcFloor, raised as the live heap grows: the first roots are analysed
+// while the rest is decoded, and on kubernetes' pkg/controller a fixed
+// limit of 512 MB let the peak RSS grow by 75 MB.
+//
+// While roots are analysed most of the live heap is the dependencies'
+// decoded export data; collecting when the heap has doubled would make
+// the headroom a multiple of that data instead of what the roots in
+// flight need. The collector aims at a quarter more than is live once the
+// dependencies are decoded, and no less than gcFloor (gcPercent).
+// Measured with -cache=false: on kubernetes' pkg/controller (about 250 MB
+// live after decoding) GOGC=100 lets the peak RSS reach 630 MB, and a
+// quarter of headroom keeps it near 400 MB for a few percent more CPU; on
+// controller-runtime and prometheus-operator (60 to 80 MB live) GOGC=100
+// makes the collector take a third of the run's CPU, and letting the heap
+// reach 256 MB before collecting saves 15 to 20% of the wall time, at 250
+// to 340 MB peak RSS. The setting is made once but applies to the live
+// heap at each collection, which grows while packages are analysed: it is
+// capped at 300, or the standard library (14 MB live after decoding) would
+// peak at 800 MB.
+//
+// A GOGC or GOMEMLIMIT the user set leaves the collector alone.
+const (
+	gcFloor     = 256 << 20
+	loadPercent = 300
+)
 
-var gcTarget struct {
+var gcState struct {
 	sync.Mutex
-	n       int // streaming runs under way
-	percent int // the setting they replaced
+	runs    int   // streaming runs under way
+	percent int   // the settings they replaced
+	limit   int64 // the memory limit they replaced
+	loadCap int64 // the memory limit while loading, 0 when none is set
 }
 
-// setGCTarget sets the garbage collector's target for the analysis of the
-// roots, and returns the function that restores it. By then most of the
-// live heap is the dependencies' decoded export data, which stays until the
-// run ends; GOGC's rule, collect when the heap has grown by as much as is
-// live, makes the headroom a multiple of that data instead of what the
-// roots in flight need. Measured with -cache=false: on kubernetes'
-// pkg/controller (about 250 MB live after decoding) GOGC=100 lets the peak
-// RSS reach 630 MB, and a quarter of headroom keeps it near 400 MB for a
-// few percent more CPU; on controller-runtime and prometheus-operator (60
-// to 80 MB live) GOGC=100 makes the collector take a third of the run's
-// CPU, and letting the heap reach 256 MB before collecting saves 15 to 20%
-// of the wall time, at 250 to 340 MB peak RSS. The setting is made once but
-// applies to the live heap at each collection, which grows while packages
-// are analysed: it is capped at 300, or the standard library (14 MB live
-// after decoding) would peak at 800 MB. A GOGC the user set is left alone.
-func setGCTarget() (restore func()) {
-	gcTarget.Lock()
-	defer gcTarget.Unlock()
-	if os.Getenv("GOGC") != "" {
-		return func() {}
+// gcRun is one streaming run's hold on the collector's settings.
+type gcRun struct {
+	active   bool // the run changed the settings
+	analysis bool // the run is past loading
+}
+
+// startGC sets the loading phase's settings.
+func startGC() *gcRun {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return &gcRun{}
 	}
-	if gcTarget.n == 0 {
-		gcTarget.percent = debug.SetGCPercent(gcPercent(liveHeap()))
+	gcState.Lock()
+	defer gcState.Unlock()
+	if gcState.runs == 0 {
+		gcState.percent = debug.SetGCPercent(loadPercent)
+		gcState.limit = debug.SetMemoryLimit(gcFloor)
+		gcState.loadCap = gcFloor
 	}
-	gcTarget.n++
-	return func() {
-		gcTarget.Lock()
-		defer gcTarget.Unlock()
-		gcTarget.n--
-		if gcTarget.n == 0 {
-			debug.SetGCPercent(gcTarget.percent)
-		}
+	gcState.runs++
+	return &gcRun{active: true}
+}
+
+// grown raises the loading phase's memory limit with the live heap, so
+// that the collector does not run back to back under it.
+func (g *gcRun) grown() {
+	if !g.active || g.analysis {
+		return
+	}
+	live := int64(liveHeap())
+	gcState.Lock()
+	defer gcState.Unlock()
+	if limit := 2 * live; gcState.loadCap != 0 && limit > gcState.loadCap {
+		gcState.loadCap = limit
+		debug.SetMemoryLimit(limit)
 	}
 }
 
-// gcPercent is the GOGC that makes the collector aim at the target above
-// when live bytes are live.
+// loaded switches to the analysis phase's settings, for the live heap
+// once the dependencies are decoded.
+func (g *gcRun) loaded() {
+	if !g.active || g.analysis {
+		return
+	}
+	g.analysis = true
+	gcState.Lock()
+	defer gcState.Unlock()
+	gcState.loadCap = 0
+	debug.SetMemoryLimit(gcState.limit)
+	debug.SetGCPercent(gcPercent(liveHeap()))
+}
+
+// stop gives back the settings when the last run ends.
+func (g *gcRun) stop() {
+	if !g.active {
+		return
+	}
+	g.active = false
+	gcState.Lock()
+	defer gcState.Unlock()
+	gcState.runs--
+	if gcState.runs == 0 {
+		gcState.loadCap = 0
+		debug.SetGCPercent(gcState.percent)
+		debug.SetMemoryLimit(gcState.limit)
+	}
+}
+
+// gcPercent is the GOGC that makes the collector aim at the analysis
+// phase's target when live bytes are live.
 func gcPercent(live uint64) int {
 	if live == 0 {
 		return 100
@@ -63,7 +129,7 @@ func gcPercent(live uint64) int {
 }
 
 // liveHeap is the heap the last collection found live (0 before the
-// first): decoding the dependencies runs several.
+// first).
 func liveHeap() uint64 {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)

@@ -8,6 +8,8 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"io"
+	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -49,11 +51,13 @@ type streamed struct {
 // Its results are Load+Run's; the error is a *LoadError for packages that
 // could not be loaded or type-checked, with the findings of the others.
 func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
+	gc := startGC()
+	defer gc.stop()
 	l, err := listRoots(ctx, cfg)
 	if err != nil {
 		return &streamed{res: &Result{}}, err
 	}
-	return streamRoots(ctx, cfg, l.roots, l.base)
+	return streamRoots(ctx, cfg, l.roots, l.base, gc)
 }
 
 // listing is the streaming path's one go list: the roots, with the
@@ -82,35 +86,39 @@ func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
 }
 
 // streamRoots type-checks and analyses roots, listed by listRoots.
-func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string) (*streamed, error) {
+//
+// Decoding the dependencies, one package at a time since each decode may
+// add objects to the packages it mentions, is the run's critical path:
+// a fifth of the CPU on controller-runtime. So one goroutine decodes
+// while workers take the roots in turn, parse them, wait until every
+// package they can see is decoded, type-check and analyse them. What a
+// root's analyzers see of its dependencies must not depend on how far
+// decoding has got (kube.LookupPackage walks Imports(), keyflow reads an
+// enum type's package scope): a package's Imports() and its complete
+// scope are set when it is decoded and never change after, so a root
+// waits for the decoded packages among its dependencies (decodePlan),
+// the packages not decoded are never read whole (only through the types
+// of the root's imports), and cfg.WholePackages, whose scopes analyzers
+// read, are decoded whole when they are in the graph. The type checker
+// reads only the root's direct imports, as with go/packages, which also
+// type-checks while it decodes.
+func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string, gc *gcRun) (*streamed, error) {
 	out := &streamed{res: &Result{}}
-	deps := newExportTypes(token.NewFileSet())
-	// Every root's direct imports are decoded before any root is
-	// type-checked. Decoding one package's export data adds objects to
-	// the (incomplete) packages it mentions, which a concurrent
-	// type-checker or analyzer may be reading; and analyzers look into
-	// indirect dependencies (kube.LookupPackage), so what they see must
-	// not depend on which roots happened to be decoded first. This is
-	// also the set go/packages decodes for Load.
-	var direct []*packages.Package
-	seen := make(map[string]bool)
-	for _, r := range roots {
-		for _, imp := range r.Imports {
-			if !seen[imp.ID] {
-				seen[imp.ID] = true
-				direct = append(direct, imp)
+	deps := newExportTypes(token.NewFileSet(), roots)
+	plan := decodePlan(roots, cfg.WholePackages)
+	decoded := newProgress()
+	go func() {
+		for _, p := range plan.order {
+			if ctx.Err() != nil {
+				break
 			}
+			deps.load(p) // a failure is the importer's error, reported by the root
+			gc.grown()
+			decoded.advance()
 		}
-	}
-	slices.SortFunc(direct, func(x, y *packages.Package) int { return strings.Compare(x.ID, y.ID) })
-	for _, p := range direct {
-		if err := ctx.Err(); err != nil {
-			return out, err
-		}
-		deps.load(p) // a failure is the importer's error, reported by the root
-	}
-
-	defer setGCTarget()()
+		gc.loaded()
+		decoded.finish()
+	}()
 
 	workers := runtime.GOMAXPROCS(0)
 	if cfg.Sequential {
@@ -124,12 +132,12 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 	for range min(workers, len(roots)) {
 		wg.Go(func() {
 			for i := range next {
-				results[i] = analyzeRoot(ctx, cfg, deps, roots[i], wrapped, orig, rel)
+				results[i] = analyzeRoot(ctx, cfg, deps, roots[i], plan.need[i], decoded, wrapped, orig, rel)
 			}
 		})
 	}
 feed:
-	for i := range roots {
+	for _, i := range plan.roots {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -138,6 +146,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	decoded.wait(len(plan.order)) // the decoder stops too
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
@@ -188,9 +197,103 @@ type rootResult struct {
 	err error // the checker itself failed
 }
 
-// analyzeRoot parses, type-checks and analyses one root. Nothing it
-// builds outlives it but the findings.
-func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *packages.Package, wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer, rel *releases) rootResult {
+// plan is the order of the streaming path's work.
+type plan struct {
+	order []*packages.Package // the packages to decode, in turn
+	roots []int               // the roots' indices, in the order to analyse them
+	need  []int               // by root: how many of order it must wait for
+}
+
+// decodePlan decides what to decode and in which order. What is decoded
+// is every root's direct imports (the set go/packages decodes for Load)
+// and the packages of the graph whose path is in whole. A root needs the
+// decoded packages among its dependencies; roots needing fewer go first,
+// and the decoding follows them, so that the first analyses start while
+// the bulk of the graph is still being decoded.
+func decodePlan(roots []*packages.Package, whole []string) plan {
+	// Number the graph, dependencies first.
+	var graph []*packages.Package
+	index := make(map[*packages.Package]int)
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		index[p] = len(graph)
+		graph = append(graph, p)
+	})
+	decodes := newBitset(len(graph))
+	for _, r := range roots {
+		for _, imp := range r.Imports {
+			decodes.add(index[imp])
+		}
+	}
+	for i, p := range graph {
+		if slices.Contains(whole, p.PkgPath) {
+			decodes.add(i)
+		}
+	}
+	// deps[i]: the packages package i depends on, directly or not.
+	deps := make([]bitset, len(graph))
+	for i, p := range graph {
+		deps[i] = newBitset(len(graph))
+		for _, imp := range p.Imports {
+			j := index[imp]
+			deps[i].add(j)
+			deps[i].or(deps[j])
+		}
+	}
+	pl := plan{need: make([]int, len(roots))}
+	needs := make([]bitset, len(roots))
+	count := make([]int, len(roots))
+	for i, r := range roots {
+		needs[i] = deps[index[r]].and(decodes)
+		count[i] = needs[i].count()
+		pl.roots = append(pl.roots, i)
+	}
+	slices.SortStableFunc(pl.roots, func(a, b int) int { return count[a] - count[b] })
+	ordered := newBitset(len(graph))
+	for _, i := range pl.roots {
+		for j := range graph {
+			if needs[i].has(j) && !ordered.has(j) {
+				ordered.add(j)
+				pl.order = append(pl.order, graph[j])
+			}
+		}
+		pl.need[i] = len(pl.order)
+	}
+	return pl
+}
+
+// bitset is a set of small non-negative integers.
+type bitset []uint64
+
+func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
+func (b bitset) add(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+func (b bitset) or(c bitset) {
+	for i := range b {
+		b[i] |= c[i]
+	}
+}
+
+func (b bitset) and(c bitset) bitset {
+	out := make(bitset, len(b))
+	for i := range b {
+		out[i] = b[i] & c[i]
+	}
+	return out
+}
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// analyzeRoot parses, type-checks and analyses one root, once the
+// packages it needs are decoded. Nothing it builds outlives it but the
+// findings.
+func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *packages.Package, need int, decoded *progress, wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer, rel *releases) rootResult {
 	if ctx.Err() != nil {
 		return rootResult{}
 	}
@@ -212,7 +315,11 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 		Fset:            deps.fset,
 		TypesSizes:      root.TypesSizes,
 	}
-	failed := typeCheck(pkg, deps)
+	parseFiles(pkg)
+	if !decoded.wait(need) {
+		return rootResult{} // cancelled
+	}
+	failed := checkTypes(pkg, deps)
 	if len(pkg.Errors) > 0 || failed {
 		pkg.Errors = dropFailedImports(pkg)
 		// Only the errors and imports are needed to report it.
@@ -233,12 +340,49 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 	return rootResult{res: res}
 }
 
-// typeCheck parses pkg's files and type-checks them against the
-// dependencies' export data, recording problems in pkg.Errors the way
-// go/packages does. It reports whether some import could not be
-// provided: such a root is not analysed, as go/packages marks it
-// IllTyped, even when the type checker had nothing to say.
-func typeCheck(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
+// progress counts the packages decoded so far.
+type progress struct {
+	mu       sync.Mutex
+	cond     sync.Cond
+	n        int
+	finished bool
+}
+
+func newProgress() *progress {
+	p := &progress{}
+	p.cond.L = &p.mu
+	return p
+}
+
+func (p *progress) advance() {
+	p.mu.Lock()
+	p.n++
+	p.mu.Unlock()
+	p.cond.Broadcast()
+}
+
+// finish says that no more packages will be decoded.
+func (p *progress) finish() {
+	p.mu.Lock()
+	p.finished = true
+	p.mu.Unlock()
+	p.cond.Broadcast()
+}
+
+// wait waits until n packages are decoded, and reports whether they were:
+// decoding stops early when the run is cancelled.
+func (p *progress) wait(n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.n < n && !p.finished {
+		p.cond.Wait()
+	}
+	return p.n >= n
+}
+
+// parseFiles parses pkg's files, recording problems in pkg.Errors the
+// way go/packages does.
+func parseFiles(pkg *packages.Package) {
 	for _, name := range pkg.CompiledGoFiles {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -258,6 +402,15 @@ func typeCheck(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
 			pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.ParseError})
 		}
 	}
+}
+
+// checkTypes type-checks pkg's parsed files against the dependencies'
+// export data, recording problems in pkg.Errors the way go/packages does.
+// It reports whether some import could not be provided: such a root is
+// not analysed, as go/packages marks it IllTyped, even when the type
+// checker had nothing to say.
+func checkTypes(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
+	imported := deps.decoded(pkg.Imports)
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	pkg.TypesInfo = &types.Info{
 		Types:        make(map[ast.Expr]types.TypeAndValue),
@@ -273,6 +426,9 @@ func typeCheck(pkg *packages.Package, deps *exportTypes) (importFailed bool) {
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
+			}
+			if t := imported[path]; t != nil {
+				return t, nil
 			}
 			dep := pkg.Imports[path]
 			if dep == nil {
@@ -343,6 +499,11 @@ type exportTypes struct {
 	// objects to any package it mentions.
 	mu   sync.Mutex
 	pkgs map[string]*exported
+	// shared is the view of the graph by path, without the paths that
+	// name more than one package; variants holds the IDs of packages
+	// that depend on (or are) one of those.
+	shared   map[string]*types.Package
+	variants map[string]bool
 }
 
 type exported struct {
@@ -351,8 +512,34 @@ type exported struct {
 	err      error
 }
 
-func newExportTypes(fset *token.FileSet) *exportTypes {
-	return &exportTypes{fset: fset, pkgs: make(map[string]*exported)}
+// newExportTypes prepares to decode the dependencies of roots.
+func newExportTypes(fset *token.FileSet, roots []*packages.Package) *exportTypes {
+	e := &exportTypes{fset: fset, pkgs: make(map[string]*exported), shared: make(map[string]*types.Package), variants: make(map[string]bool)}
+	// Building a view of each package's dependencies took a tenth of the
+	// decoding time. One view of the whole graph serves every package
+	// whose dependencies include no path that names two packages (a
+	// test's recompiled variants).
+	byPath := make(map[string]string)
+	ambiguous := make(map[string]bool)
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if id, ok := byPath[p.PkgPath]; ok && id != p.ID {
+			ambiguous[p.PkgPath] = true
+		}
+		byPath[p.PkgPath] = p.ID
+	})
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if ambiguous[p.PkgPath] {
+			e.variants[p.ID] = true
+		} else {
+			e.shared[p.PkgPath] = e.entry(p).types
+		}
+		for _, imp := range p.Imports { // visited before p
+			if e.variants[imp.ID] {
+				e.variants[p.ID] = true
+			}
+		}
+	})
+	return e
 }
 
 // entry returns p's package, created empty if it was never mentioned, so
@@ -370,6 +557,20 @@ func (e *exportTypes) entry(p *packages.Package) *exported {
 		e.pkgs[p.ID] = x
 	}
 	return x
+}
+
+// decoded returns, by import path, the packages of imports already
+// decoded, taking the lock once instead of once per import.
+func (e *exportTypes) decoded(imports map[string]*packages.Package) map[string]*types.Package {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make(map[string]*types.Package, len(imports))
+	for path, p := range imports {
+		if x := e.pkgs[p.ID]; x != nil && x.complete {
+			out[path] = x.types
+		}
+	}
+	return out
 }
 
 // load returns p's types, decoding its export data the first time.
@@ -407,7 +608,11 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
 	}
 	// The decoder knows packages by path only. Its view is p's
-	// dependency graph, in which a path names one package (one variant).
+	// dependency graph, in which a path names one package (one variant),
+	// or the shared view when p's dependencies have one variant each.
+	if !e.variants[p.ID] {
+		return e.read(r, p, x, e.shared)
+	}
 	view := make(map[string]*types.Package)
 	seen := make(map[string]bool)
 	var visit func(imports map[string]*packages.Package)
@@ -422,6 +627,10 @@ func (e *exportTypes) decode(p *packages.Package, x *exported) error {
 	}
 	visit(p.Imports)
 	view[p.PkgPath] = x.types
+	return e.read(r, p, x, view)
+}
+
+func (e *exportTypes) read(r io.Reader, p *packages.Package, x *exported, view map[string]*types.Package) error {
 	t, err := gcexportdata.Read(r, e.fset, view, p.PkgPath)
 	if err != nil {
 		return fmt.Errorf("reading %s: %v", p.ExportFile, err)

@@ -403,7 +403,10 @@ func returnedConstants(v ssa.Value) []constant.Value {
 // in t's package, when t is a defined integer or string type.
 func enumConstants(t types.Type) []constant.Value {
 	named, ok := types.Unalias(t).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil {
+	if !ok || named.Obj().Pkg() == nil || !named.Obj().Pkg().Complete() {
+		// A package known only from other packages' export data holds
+		// only the constants they mention: the enumeration would be
+		// short, and it would depend on what else was decoded.
 		return nil
 	}
 	basic, ok := named.Underlying().(*types.Basic)
