@@ -19,6 +19,7 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -57,7 +58,7 @@ func run(pass *analysis.Pass) (any, error) {
 	prog := lent.prog
 	noReturn := localExits(pass)
 	prog.SetNoReturn(func(fn *types.Func) bool { return noReturn[fn] || IsExit(fn) })
-	for _, imp := range pass.Pkg.Imports() {
+	for _, imp := range referenced(pass) {
 		if prog.Package(imp) == nil { // not created for an earlier package
 			prog.CreatePackage(imp, nil, nil, true)
 		}
@@ -116,4 +117,34 @@ func SeesKubernetes(pkg *types.Package) bool {
 		return false
 	}
 	return walk(pkg)
+}
+
+// referenced returns the imports whose package-level functions or
+// variables the package's code names. go/ssa needs an SSA package for
+// those; the methods of other imports' types it creates when they are
+// called. Creating an import's SSA package allocates a function for every
+// method of every type it declares (thousands in the API packages), and
+// most imports are there for their types and constants: on
+// controller-runtime creating every import was a tenth of a cold run's
+// CPU. The package initializer, the one other user of all imports (it
+// calls their initializers), is built bare (ssa.BareInits).
+func referenced(pass *analysis.Pass) []*types.Package {
+	seen := make(map[*types.Package]bool)
+	var out []*types.Package
+	for _, obj := range pass.TypesInfo.Uses {
+		switch obj.(type) {
+		case *types.Func, *types.Var:
+		default:
+			continue
+		}
+		p := obj.Pkg()
+		if p == nil || p == pass.Pkg || seen[p] || obj.Parent() != p.Scope() {
+			continue // a method, a field, a local, or known already
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	// Map order must not decide the order packages are created in.
+	slices.SortFunc(out, func(a, b *types.Package) int { return strings.Compare(a.Path(), b.Path()) })
+	return out
 }

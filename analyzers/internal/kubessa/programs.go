@@ -48,7 +48,7 @@ func borrow(fset *token.FileSet) *program {
 			return p
 		}
 	}
-	return &program{prog: ssa.NewProgram(fset, ssa.BuilderMode(0)), fset: fset}
+	return &program{prog: ssa.NewProgram(fset, ssa.BareInits), fset: fset}
 }
 
 // Release says that nothing reads the package's SSA form any more, so its
