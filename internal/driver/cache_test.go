@@ -2,9 +2,11 @@ package driver_test
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -114,6 +116,43 @@ func TestResultCacheKeepsErrors(t *testing.T) {
 		if got := lines(dir, res.Findings); !slices.Equal(got, []string{"a/a.go:5:12-5:17: call of bad (badcall)"}) {
 			t.Errorf("run %d: findings %v", i+1, got)
 		}
+	}
+}
+
+// A package an analyzer failed on is never cached either, whether the
+// cache was used before or not: the failure is reported on every run, and
+// the healthy packages' results are kept.
+func TestResultCacheKeepsAnalyzerFailures(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"boom/boom.go": "package boom\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
+		"ok/ok.go":     "package ok\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
+	})
+	cfg := driver.Config{CacheDir: t.TempDir(), Analyzers: []*analysis.Analyzer{testanalyzers.Panicky, testanalyzers.BadCall}}
+	want := []string{
+		"boom/boom.go:5:12-5:17: call of bad (badcall)",
+		"ok/ok.go:5:12-5:17: call of bad (badcall)",
+	}
+	for i := range 3 {
+		res, err := analyze(t, dir, cfg)
+		if err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+			t.Errorf("run %d: findings %v, want %v", i+1, got, want)
+		}
+		if len(res.Errors) != 1 || res.Errors[0].Package != "example.com/m/boom" {
+			t.Errorf("run %d: errors %v, want panicky's on boom", i+1, res.Errors)
+		}
+	}
+	entries := 0
+	filepath.WalkDir(filepath.Join(cfg.CacheDir, "results"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
+			entries++
+		}
+		return nil
+	})
+	if entries != 1 {
+		t.Errorf("%d entries cached, want 1 (ok's)", entries)
 	}
 }
 

@@ -57,7 +57,7 @@ func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
 	if err != nil {
 		return &streamed{res: &Result{}}, err
 	}
-	return streamRoots(ctx, cfg, l.roots, l.base, gc)
+	return streamRoots(ctx, cfg, l.roots, l.base, gc, nil)
 }
 
 // listing is the streaming path's one go list: the roots, with the
@@ -102,7 +102,10 @@ func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
 // read, are decoded whole when they are in the graph. The type checker
 // reads only the root's direct imports, as with go/packages, which also
 // type-checks while it decodes.
-func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string, gc *gcRun) (*streamed, error) {
+//
+// analysed, when not nil, is called with each root analysed, its findings
+// and analyzer errors, from the worker that analysed it.
+func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string, gc *gcRun, analysed func(*packages.Package, *Result)) (*streamed, error) {
 	out := &streamed{res: &Result{}}
 	deps := newExportTypes(token.NewFileSet(), roots)
 	plan := decodePlan(roots, cfg.WholePackages)
@@ -133,6 +136,9 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 		wg.Go(func() {
 			for i := range next {
 				results[i] = analyzeRoot(ctx, cfg, deps, roots[i], plan.need[i], decoded, wrapped, orig, rel)
+				if r := results[i]; analysed != nil && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
+					analysed(roots[i], r.res)
+				}
 			}
 		})
 	}
