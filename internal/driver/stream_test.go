@@ -43,11 +43,12 @@ func TestStreamingMatchesLoadAndRun(t *testing.T) {
 	}
 	for _, tests := range []bool{false, true} {
 		cfg := &driver.Config{
-			Dir:       dir,
-			Patterns:  []string{"./..."},
-			Tests:     tests,
-			Analyzers: analyzers.All(),
-			Env:       append(os.Environ(), "GOPROXY=off"),
+			Dir:           dir,
+			Patterns:      []string{"./..."},
+			Tests:         tests,
+			Analyzers:     analyzers.All(),
+			Env:           append(os.Environ(), "GOPROXY=off"),
+			WholePackages: analyzers.WholePackages(), // as the command sets it
 		}
 		want, werr := loadAndRun(t, cfg)
 		got, gerr := driver.Analyze(context.Background(), cfg)
