@@ -61,13 +61,30 @@ type cachedEntry struct {
 
 // analyzeCached is Analyze with the result cache in cfg.CacheDir.
 func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
+	if !cfg.SourceDeps && !toolKnown(cfg.CacheDir) {
+		// No run of this executable used the cache (a new build, a new
+		// cache directory: CI's usual case), so nothing in it can be
+		// for this run. Asking the go command for its environment and
+		// hashing the executable, which the keys need, took 17 ms on
+		// their own before the listing: they are done alongside it.
+		made := make(chan struct{})
+		var rc *resultCache
+		go func() {
+			defer close(made)
+			rc, _ = newResultCache(ctx, cfg)
+		}()
+		return analyzeUnused(ctx, cfg, func() *resultCache {
+			<-made
+			return rc
+		})
+	}
 	rc, err := newResultCache(ctx, cfg)
 	if err != nil {
 		// go env failed: the ordinary load reports what is wrong.
 		return analyzeUncached(ctx, cfg)
 	}
 	if !cfg.SourceDeps && !rc.used() {
-		return analyzeUnused(ctx, cfg, rc)
+		return analyzeUnused(ctx, cfg, func() *resultCache { return rc })
 	}
 	roots, err := openCache(ctx, cfg, rc)
 	if err != nil {
@@ -210,7 +227,7 @@ func (rc *resultCache) usedMark() string {
 // package's entry is written as soon as it is analysed, while the others
 // are: writing them all at the end took 20 ms of controller-runtime's
 // 0.7 s.
-func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, error) {
+func analyzeUnused(ctx context.Context, cfg *Config, cache func() *resultCache) (*Result, error) {
 	gc := startGC()
 	defer gc.stop()
 	l, err := listRoots(ctx, cfg)
@@ -223,6 +240,10 @@ func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, 
 	var mu sync.Mutex // for hasErrors' memo and stored
 	stored := false
 	s, err := streamRoots(ctx, cfg, l.roots, l.base, gc, func(p *packages.Package, res *Result) {
+		rc := cache()
+		if rc == nil {
+			return // go env failed
+		}
 		mu.Lock()
 		broken := hasErrors(p)
 		mu.Unlock()
@@ -233,10 +254,7 @@ func analyzeUnused(ctx context.Context, cfg *Config, rc *resultCache) (*Result, 
 		}
 	})
 	if stored {
-		rc.markUsed()
-	}
-	if _, ok := err.(*LoadError); err != nil && !ok {
-		return s.res, err
+		cache().markUsed()
 	}
 	return s.res, err
 }
@@ -469,24 +487,44 @@ var toolIDOnce struct {
 	err error
 }
 
+// toolKnown reports whether this executable, as it is now, has been
+// identified in the cache (toolID) by an earlier run: none that used the
+// cache can have missed it.
+func toolKnown(cacheDir string) bool {
+	_, memo, err := toolMemo(cacheDir)
+	if err != nil {
+		return true // toolID will fail the same way, and say so
+	}
+	_, err = os.Stat(memo)
+	return err == nil
+}
+
+// toolMemo returns the executable and where toolID remembers its hash,
+// by its path, size and modification time.
+func toolMemo(cacheDir string) (exe, memo string, err error) {
+	exe, err = os.Executable()
+	if err != nil {
+		return "", "", err
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return "", "", err
+	}
+	stamp := fmt.Sprintf("%s %d %d %s/%s", exe, st.Size(), st.ModTime().UnixNano(), runtime.GOOS, runtime.GOARCH)
+	sum := sha256.Sum256([]byte(stamp))
+	return exe, filepath.Join(cacheDir, "tool", hex.EncodeToString(sum[:8])), nil
+}
+
 // toolID identifies this executable by the hash of its contents,
 // remembered in the cache by path, size and modification time so that it
 // is computed once per build.
 func toolID(cacheDir string) (string, error) {
 	toolIDOnce.Do(func() {
-		exe, err := os.Executable()
+		exe, memo, err := toolMemo(cacheDir)
 		if err != nil {
 			toolIDOnce.err = err
 			return
 		}
-		st, err := os.Stat(exe)
-		if err != nil {
-			toolIDOnce.err = err
-			return
-		}
-		stamp := fmt.Sprintf("%s %d %d %s/%s", exe, st.Size(), st.ModTime().UnixNano(), runtime.GOOS, runtime.GOARCH)
-		sum := sha256.Sum256([]byte(stamp))
-		memo := filepath.Join(cacheDir, "tool", hex.EncodeToString(sum[:8]))
 		if id, err := os.ReadFile(memo); err == nil && len(id) == 64 {
 			toolIDOnce.id = string(id)
 			return
@@ -503,11 +541,18 @@ func toolID(cacheDir string) (string, error) {
 			return
 		}
 		toolIDOnce.id = hex.EncodeToString(h.Sum(nil))
-		if os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
+	})
+	if toolIDOnce.err != nil {
+		return "", toolIDOnce.err
+	}
+	// Remembered in every cache the process uses (the tests use many),
+	// which toolKnown relies on.
+	if _, memo, err := toolMemo(cacheDir); err == nil {
+		if _, err := os.Stat(memo); err != nil && os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
 			os.WriteFile(memo, []byte(toolIDOnce.id), 0o644)
 		}
-	})
-	return toolIDOnce.id, toolIDOnce.err
+	}
+	return toolIDOnce.id, nil
 }
 
 func sortedAnalyzers(as []*analysis.Analyzer) []*analysis.Analyzer {
