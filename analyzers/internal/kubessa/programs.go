@@ -7,12 +7,14 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Creating the SSA packages of a package's imports is a fifth of a cold
+// Creating the SSA packages of a package's imports was a fifth of a cold
 // run's CPU on controller-runtime: go/ssa allocates a function for every
 // method of every type an import declares, and the API packages declare
-// thousands. The packages of one run share their imports' types, so a
-// program that built one package can build the next without creating those
-// imports again — once nothing reads the first package's SSA any more. The
+// thousands. Only the imports whose functions or variables the package
+// names are created now (referenced), and the packages of one run share
+// their imports' types, so a program that built one package can build the
+// next without creating those imports again — once nothing reads the first
+// package's SSA any more. The
 // driver says when that is by calling Release on the result after the
 // package's analyzers are done. A result never released (go vet, the editor
 // server) leaves its program to the collector, and every package gets a
