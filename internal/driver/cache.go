@@ -121,7 +121,7 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 	if fresh == nil {
 		return res, loadErr
 	}
-	rc.store(fresh, analysed, roots, nil)
+	rc.store(fresh, analysed, roots)
 	res.Findings = dedupFindings(append(res.Findings, fresh.Findings...))
 	res.Errors = fresh.Errors
 	SortFindings(res.Findings)
@@ -260,24 +260,21 @@ func analyzeUnused(ctx context.Context, cfg *Config, cache func() *resultCache) 
 }
 
 // store keeps the findings of the analysed packages of res, by the listed
-// package of the same ID, except for packages that keep (when not nil)
-// refuses; then it marks the cache used.
-func (rc *resultCache) store(res *Result, analysed []string, listed []*packages.Package, keep func(*packages.Package) bool) {
+// package of the same ID; then it marks the cache used.
+func (rc *resultCache) store(res *Result, analysed []string, listed []*packages.Package) {
 	byPkg := make(map[string]*Result)
-	for _, f := range res.Findings {
-		r := byPkg[f.Package]
-		if r == nil {
-			r = &Result{}
-			byPkg[f.Package] = r
+	of := func(id string) *Result {
+		if byPkg[id] == nil {
+			byPkg[id] = &Result{}
 		}
+		return byPkg[id]
+	}
+	for _, f := range res.Findings {
+		r := of(f.Package)
 		r.Findings = append(r.Findings, f)
 	}
 	for _, e := range res.Errors {
-		r := byPkg[e.Package]
-		if r == nil {
-			r = &Result{}
-			byPkg[e.Package] = r
-		}
+		r := of(e.Package)
 		r.Errors = append(r.Errors, e)
 	}
 	byID := make(map[string]*packages.Package)
@@ -286,15 +283,9 @@ func (rc *resultCache) store(res *Result, analysed []string, listed []*packages.
 	}
 	stored := false
 	for _, id := range analysed {
-		p := byID[id]
-		if p == nil || keep != nil && !keep(p) || !rc.keyed(p) {
-			continue
+		if p := byID[id]; p != nil && rc.keyed(p) {
+			stored = rc.storeOne(p, of(id)) || stored
 		}
-		r := byPkg[id]
-		if r == nil {
-			r = &Result{}
-		}
-		stored = rc.storeOne(p, r) || stored
 	}
 	if stored {
 		rc.markUsed()
