@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -197,5 +198,33 @@ func TestStreamRootsCancelled(t *testing.T) {
 	}
 	if analysed == 0 || analysed > runtime.GOMAXPROCS(0) {
 		t.Errorf("%d roots analysed after cancelling on the first", analysed)
+	}
+}
+
+// decodePlan is quadratic in the graph (a bitset of dependencies per
+// package): on a graph of kubernetes' size (about 2,500 packages for
+// pkg/controller) it must stay a few milliseconds of a run of seconds.
+func BenchmarkDecodePlan(b *testing.B) {
+	const layers, width = 25, 100 // 2,500 packages
+	var all [][]*packages.Package
+	for l := range layers {
+		var layer []*packages.Package
+		for i := range width {
+			id := fmt.Sprintf("p%d_%d", l, i)
+			p := &packages.Package{ID: id, PkgPath: id, Imports: make(map[string]*packages.Package)}
+			if l > 0 { // each imports a handful of the layer below
+				for k := range 5 {
+					q := all[l-1][(i*7+k*13)%width]
+					p.Imports[q.PkgPath] = q
+				}
+			}
+			layer = append(layer, p)
+		}
+		all = append(all, layer)
+	}
+	roots := all[layers-1][:width/2] // 50 roots on top of the graph
+	b.ReportAllocs()
+	for b.Loop() {
+		decodePlan(roots, nil)
 	}
 }
