@@ -1,6 +1,10 @@
 package statusupdate
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
 
 // position of an instruction within its function.
 type position struct {
@@ -36,27 +40,18 @@ func reaches(from, to position, kill ssa.Instruction, sameOK bool) bool {
 	if kill != nil {
 		kp = positionOf(kill)
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := append([]*ssa.BasicBlock(nil), from.block.Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	return ssax.Walk(from.block.Succs, false, func(b *ssa.BasicBlock) ssax.Step {
 		if b == to.block {
 			if kp.block != b || kp.index > to.index {
-				return true
+				return ssax.Stop
 			}
-			continue
+			return ssax.Prune
 		}
 		if kp.block == b {
-			continue // the object is defined anew
+			return ssax.Prune // the object is defined anew
 		}
-		work = append(work, b.Succs...)
-	}
-	return false
+		return ssax.Expand
+	})
 }
 
 // definition is the instruction that defines an ident's root value, or

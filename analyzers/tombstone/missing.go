@@ -417,26 +417,18 @@ func notFoundBranch(read *ssa.Call) *ssa.BasicBlock {
 // reads can run before call: every block that can reach it, and its own
 // block up to it, holds no other effect, and no deferred call does more.
 func inertBefore(call *ssa.Call) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{call.Block()}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	effect := ssax.Walk([]*ssa.BasicBlock{call.Block()}, true, func(b *ssa.BasicBlock) ssax.Step {
 		for _, instr := range b.Instrs {
 			if instr == ssa.Instruction(call) {
 				break
 			}
 			if !inert(instr) {
-				return false
+				return ssax.Stop
 			}
 		}
-		work = append(work, b.Preds...)
-	}
-	return true
+		return ssax.Expand
+	})
+	return !effect
 }
 
 // returnsQuietly reports whether every path from b returns with only inert

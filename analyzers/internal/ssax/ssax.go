@@ -56,6 +56,27 @@ func LoadedField(v ssa.Value) *types.Var {
 // Reaches reports whether some block reachable from the given ones (them
 // included) satisfies pred, searching each block once.
 func Reaches(from []*ssa.BasicBlock, pred func(*ssa.BasicBlock) bool) bool {
+	return Walk(from, false, func(b *ssa.BasicBlock) Step {
+		if pred(b) {
+			return Stop
+		}
+		return Expand
+	})
+}
+
+// Step is what a Walk does after visiting a block.
+type Step int
+
+const (
+	Expand Step = iota // go on to the block's successors (predecessors, backward)
+	Prune              // go no further through this block
+	Stop               // end the walk: what it looked for is found
+)
+
+// Walk visits the blocks reachable from the given ones (them included),
+// along Succs or, backward, along Preds, each once, until visit says Stop,
+// and reports whether it did.
+func Walk(from []*ssa.BasicBlock, backward bool, visit func(*ssa.BasicBlock) Step) bool {
 	seen := make(map[*ssa.BasicBlock]bool)
 	work := append([]*ssa.BasicBlock(nil), from...)
 	for len(work) > 0 {
@@ -65,10 +86,16 @@ func Reaches(from []*ssa.BasicBlock, pred func(*ssa.BasicBlock) bool) bool {
 			continue
 		}
 		seen[b] = true
-		if pred(b) {
+		switch visit(b) {
+		case Stop:
 			return true
+		case Expand:
+			if backward {
+				work = append(work, b.Preds...)
+			} else {
+				work = append(work, b.Succs...)
+			}
 		}
-		work = append(work, b.Succs...)
 	}
 	return false
 }
