@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"slices"
 )
 
@@ -21,6 +22,10 @@ type FixPlan struct {
 	Applied []bool
 	// Skipped lists fixes left out, with why.
 	Skipped []SkippedFix
+
+	// base holds the content each file of Files was planned on, which
+	// Write checks is still there.
+	base map[string][]byte
 }
 
 // SkippedFix is a fix that was not applied.
@@ -50,7 +55,7 @@ func PlanFixes(findings []Finding, readFile func(string) ([]byte, error)) *FixPl
 	if readFile == nil {
 		readFile = os.ReadFile
 	}
-	plan := &FixPlan{Files: make(map[string][]byte), Applied: make([]bool, len(findings))}
+	plan := &FixPlan{Files: make(map[string][]byte), Applied: make([]bool, len(findings)), base: make(map[string][]byte)}
 	type edit struct {
 		start, end int
 		text       string
@@ -144,6 +149,7 @@ func PlanFixes(findings []Finding, readFile func(string) ([]byte, error)) *FixPl
 		}
 		if !bytes.Equal(res, src) {
 			plan.Files[file] = res
+			plan.base[file] = src
 		}
 	}
 	return plan
@@ -167,20 +173,88 @@ func overlaps(s1, e1, s2, e2 int) bool {
 }
 
 // Write writes the planned files, keeping each file's permissions.
+//
+// Each file's new content goes to a temporary file in the same directory,
+// which is renamed over the original only when every file has been written
+// in full: a failed write (a full disk, a file size limit) leaves every
+// original byte for byte, and a concurrent reader (an editor, a second
+// -fix) sees either the old content or the new, never a truncated file.
+// A file whose content is no longer what the plan was computed from (saved
+// since) is not written: the fixes' offsets would no longer fit.
 func (p *FixPlan) Write() error {
 	files := make([]string, 0, len(p.Files))
 	for f := range p.Files {
 		files = append(files, f)
 	}
 	slices.Sort(files)
-	for _, f := range files {
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(f); err == nil {
-			mode = st.Mode().Perm()
+	type staged struct{ tmp, dst string }
+	var done []staged
+	cleanup := func() {
+		for _, s := range done {
+			os.Remove(s.tmp)
 		}
-		if err := os.WriteFile(f, p.Files[f], mode); err != nil {
+	}
+	for _, f := range files {
+		tmp, dst, err := stage(f, p.Files[f], p.base[f])
+		if err != nil {
+			cleanup()
 			return err
+		}
+		done = append(done, staged{tmp, dst})
+	}
+	for i, s := range done {
+		if err := os.Rename(s.tmp, s.dst); err != nil {
+			cleanup()
+			if i > 0 {
+				return fmt.Errorf("writing fixes: %v (fixes to %d earlier files were written)", err, i)
+			}
+			return fmt.Errorf("writing fixes: %v", err)
 		}
 	}
 	return nil
+}
+
+// stage writes content to a new temporary file beside name, with name's
+// permissions, and returns the temporary file's path and the file to
+// rename it to (name, through symbolic links). base, if not nil, is the
+// content the fixes were planned on.
+func stage(name string, content, base []byte) (tmpName, dst string, err error) {
+	// Fix the target through symbolic links: renaming over a link would
+	// replace the link, not the file it points to.
+	dst, err = filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", "", fmt.Errorf("writing fixes: %v", err)
+	}
+	st, err := os.Stat(dst)
+	if err != nil {
+		return "", "", fmt.Errorf("writing fixes: %v", err)
+	}
+	if base != nil {
+		cur, err := os.ReadFile(dst)
+		if err != nil {
+			return "", "", fmt.Errorf("writing fixes: %v", err)
+		}
+		if !bytes.Equal(cur, base) {
+			return "", "", fmt.Errorf("writing fixes: %s changed since it was analysed; nothing was written, run again", name)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".ctrllint-*")
+	if err != nil {
+		return "", "", fmt.Errorf("writing fixes to %s: %v", name, err)
+	}
+	_, werr := tmp.Write(content)
+	if werr == nil {
+		werr = tmp.Chmod(st.Mode().Perm())
+	}
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return "", "", fmt.Errorf("writing fixes to %s: %v; the file is unchanged", name, werr)
+	}
+	return tmp.Name(), dst, nil
 }

@@ -3,9 +3,13 @@ package driver_test
 import (
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 
+	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
@@ -128,5 +132,124 @@ func TestFixEndToEnd(t *testing.T) {
 	res, err = analyze(t, dir, driver.Config{Tests: true})
 	if err != nil || len(res.Findings) != 0 {
 		t.Errorf("after fix: %v %v", err, res.Findings)
+	}
+}
+
+// fixWriteHelper is set in the environment of the test binary re-run by
+// TestFixWriteFailureKeepsOriginal: the run that writes under a file size
+// limit.
+const fixWriteHelper = "CTRLLINT_TEST_FIX_WRITE_UNDER_LIMIT"
+
+// A write that fails part-way (here: a file size limit, as a full disk
+// or a quota would) must leave the original byte for byte. os.WriteFile
+// truncated it first and left it cut off.
+func TestFixWriteFailureKeepsOriginal(t *testing.T) {
+	if file := os.Getenv(fixWriteHelper); file != "" {
+		writeUnderLimit(t, file)
+		return
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "big.go")
+	orig := []byte("package big\n\n" + strings.Repeat("// filler line of a large generated-looking file\n", 8000) + "var x = 1\n")
+	if err := os.WriteFile(file, orig, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFixWriteFailureKeepsOriginal$", "-test.v")
+	cmd.Env = append(os.Environ(), fixWriteHelper+"="+file)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "write failed as expected") {
+		t.Fatalf("the helper's write did not fail under the limit:\n%s", out)
+	}
+	if !strings.Contains(string(out), "the file is unchanged") {
+		t.Errorf("the error does not say the file is unchanged:\n%s", out)
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, orig) {
+		t.Errorf("after a failed write the file has %d bytes, want the original %d", len(got), len(orig))
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("temporary files left behind: %v", ents)
+	}
+}
+
+// writeUnderLimit plans a fix that doubles file and writes it with the
+// process's file size limit at half the original's size.
+func writeUnderLimit(t *testing.T, file string) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(src, []byte("var x"))
+	read := func(string) ([]byte, error) { return src, nil }
+	plan := driver.PlanFixes([]driver.Finding{finding("grow", edit(file, at, at, string(src[:at])))}, read)
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	lim.Cur = uint64(len(src) / 2)
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	err = plan.Write()
+	if err == nil {
+		t.Fatal("write of a file twice the size limit succeeded")
+	}
+	fmt.Println("write failed as expected:", err)
+}
+
+// Write keeps each file's permissions, writes through symbolic links, and
+// refuses a file saved since the plan was made.
+func TestFixWriteModesLinksAndChangedFiles(t *testing.T) {
+	dir := t.TempDir()
+	const src = "package a\n\nvar x = 1\n"
+	at := strings.Index(src, "1")
+	plain := filepath.Join(dir, "plain.go")
+	target := filepath.Join(dir, "target.go")
+	link := filepath.Join(dir, "link.go")
+	for name, mode := range map[string]os.FileMode{plain: 0o600, target: 0o755} {
+		if err := os.WriteFile(name, []byte(src), mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(name, mode) // past the umask
+	}
+	if err := os.Symlink("target.go", link); err != nil {
+		t.Fatal(err)
+	}
+	plan := driver.PlanFixes([]driver.Finding{finding("p", edit(plain, at, at+1, "2")), finding("l", edit(link, at, at+1, "3"))}, nil)
+	if err := plan.Write(); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]struct {
+		text string
+		mode os.FileMode
+	}{plain: {"var x = 2", 0o600}, target: {"var x = 3", 0o755}} {
+		got, _ := os.ReadFile(name)
+		st, _ := os.Stat(name)
+		if !strings.Contains(string(got), want.text) || st.Mode().Perm() != want.mode {
+			t.Errorf("%s: %q mode %v, want %q mode %v", filepath.Base(name), got, st.Mode().Perm(), want.text, want.mode)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.go is no longer a symbolic link: %v %v", st, err)
+	}
+
+	// Saved between planning and writing: nothing is written.
+	plan = driver.PlanFixes([]driver.Finding{finding("p", edit(plain, at, at+1, "4"))}, nil)
+	saved := strings.Replace(src, "x", "y", 1)
+	if err := os.WriteFile(plain, []byte(saved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Write(); err == nil || !strings.Contains(err.Error(), "changed since it was analysed") {
+		t.Errorf("write over a changed file: %v", err)
+	}
+	if got, _ := os.ReadFile(plain); string(got) != saved {
+		t.Errorf("changed file overwritten: %q", got)
 	}
 }
