@@ -41,6 +41,10 @@ import (
 const cacheListMode = packages.NeedName | packages.NeedFiles | packages.NeedImports |
 	packages.NeedDeps | packages.NeedModule | packages.NeedForTest
 
+// fileArgumentsPath is the go command's path for the package that .go
+// files named as arguments make.
+const fileArgumentsPath = "command-line-arguments"
+
 // resultCache is one run's view of the cache directory.
 type resultCache struct {
 	dir  string
@@ -97,6 +101,10 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 	for _, p := range roots {
 		if e, ok := rc.get(p); ok {
 			res.Findings = append(res.Findings, e.Findings...)
+		} else if p.PkgPath == fileArgumentsPath {
+			// Only the files name this package again; the go command
+			// allows no other pattern beside them.
+			missed = append(missed, cfg.Patterns...)
 		} else if p.ForTest != "" {
 			missed = append(missed, p.ForTest) // loads p_test [p.test] too
 		} else {

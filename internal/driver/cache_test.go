@@ -189,3 +189,38 @@ func TestResultCacheKeysFromEitherListing(t *testing.T) {
 		}
 	}
 }
+
+// Files named on the command line make one package, command-line-arguments,
+// which only the files can name again: a run that missed the cache for it
+// asked the go command for a package of that path ("is not in std").
+func TestResultCacheFileArguments(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"a/a.go": "package a\n\nfunc bad() {}\n\nfunc A() { bad() }\n",
+		"a/b.go": "package a\n\nfunc B() { bad() }\n",
+	})
+	a, analysed := counting()
+	for _, tests := range []bool{false, true} {
+		cfg := driver.Config{Patterns: []string{"a/a.go", "a/b.go"}, Tests: tests, Analyzers: []*analysis.Analyzer{a}, CacheDir: t.TempDir()}
+		want := []string{"a/a.go:5:12-5:17: call of bad (badcall)", "a/b.go:3:12-3:17: call of bad (badcall)"}
+		check := func(step string, wantAnalysed int) {
+			t.Helper()
+			res, err := analyze(t, dir, cfg)
+			if err != nil {
+				t.Fatalf("tests=%v, %s: %v", tests, step, err)
+			}
+			if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+				t.Errorf("tests=%v, %s: %v, want %v", tests, step, got, want)
+			}
+			if got := analysed(); len(got) != wantAnalysed {
+				t.Errorf("tests=%v, %s: analysed %v, want %d packages", tests, step, got, wantAnalysed)
+			}
+		}
+		write(t, dir, "a/b.go", "package a\n\nfunc B() { bad() }\n")
+		check("first run", 1)
+		check("cached run", 0)
+		write(t, dir, "a/b.go", "package a\n\nfunc B() {\n\tbad()\n}\n")
+		want[1] = "a/b.go:4:2-4:7: call of bad (badcall)"
+		check("after an edit", 1)
+		check("cached again", 0)
+	}
+}
