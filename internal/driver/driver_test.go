@@ -219,6 +219,7 @@ func TestLoadErrors(t *testing.T) {
 		files    map[string]string
 		patterns []string
 		want     []string // substrings of the error, in order, with dir replaced by $DIR
+		absent   []string // substrings the error must not have
 	}{{
 		name:     "type error",
 		files:    map[string]string{"b/b.go": "package b\n\nfunc G() int { return \"x\" }\n"},
@@ -229,6 +230,14 @@ func TestLoadErrors(t *testing.T) {
 		files:    map[string]string{"b/b.go": "package b\n\nfunc G( {\n"},
 		patterns: []string{"./..."},
 		want:     []string{"$DIR/b/b.go:3:"},
+	}, {
+		// go build reports the syntax error alone; the type checker's
+		// view of the patched tree is noise.
+		name:     "syntax error and no type errors",
+		files:    map[string]string{"b/b.go": "package b\n\nfunc G() {\n\ty := 2\n\tprintln(\n}\n"},
+		patterns: []string{"./..."},
+		want:     []string{"$DIR/b/b.go:6:1: expected operand"},
+		absent:   []string{"declared and not used", "b.go:6:3", "b.go:7"},
 	}, {
 		name:     "missing module",
 		files:    map[string]string{"a.go": "package m\n\nimport \"example.com/nope\"\n\nvar _ = nope.X\n"},
@@ -274,6 +283,11 @@ func TestLoadErrors(t *testing.T) {
 					t.Fatalf("error %q\ndoes not contain %q", msg, w)
 				}
 				rest = rest[i+len(w):]
+			}
+			for _, a := range tc.absent {
+				if strings.Contains(msg, a) {
+					t.Errorf("error %q\ncontains %q", msg, a)
+				}
 			}
 			var le *driver.LoadError
 			if len(tc.patterns) > 0 && !errors.As(err, &le) {

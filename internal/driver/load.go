@@ -154,13 +154,31 @@ var couldNotImport = regexp.MustCompile(`^could not import (\S+) `)
 // provides package ...") to the type checker's echo of it.
 func packageProblems(p *packages.Package, base string) []Problem {
 	var out []Problem
-	hasTypeErrors := false
+	hasTypeErrors, hasSyntaxErrors := false, false
 	for _, e := range p.Errors {
 		if e.Kind == packages.TypeError || e.Kind == packages.ParseError {
 			hasTypeErrors = true
 		}
+		hasSyntaxErrors = hasSyntaxErrors || e.Kind == packages.ParseError
 	}
+	syntaxLines := make(map[string]bool)
 	for _, e := range p.Errors {
+		if hasSyntaxErrors && e.Kind == packages.TypeError {
+			// go build stops at syntax errors: what the type checker
+			// says of a tree the parser had to patch ("declared and
+			// not used" of a variable whose use was cut off) is noise.
+			continue
+		}
+		if e.Kind == packages.ParseError {
+			// The parser's recovery errors on a line after its first
+			// one echo it, as go/parser's own default mode knows.
+			file, line, _ := splitPos(e.Pos)
+			at := fmt.Sprintf("%s:%d", file, line)
+			if line > 0 && syntaxLines[at] {
+				continue
+			}
+			syntaxLines[at] = true
+		}
 		if e.Kind == packages.TypeError {
 			if m := couldNotImport.FindStringSubmatch(e.Msg); m != nil {
 				if dep := p.Imports[m[1]]; dep != nil && len(dep.Errors) > 0 {

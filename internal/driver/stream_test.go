@@ -147,9 +147,10 @@ func TestStreamingTypeErrorInOneRoot(t *testing.T) {
 // The streaming path reports broken packages in the very words Load does.
 func TestStreamingLoadErrorsMatchLoad(t *testing.T) {
 	for name, files := range map[string]map[string]string{
-		"type error":     {"a.go": badGo, "b/b.go": "package b\n\nfunc G() int { return \"x\" }\n"},
-		"syntax error":   {"a.go": badGo, "b/b.go": "package b\n\nfunc G( {\n"},
-		"missing module": {"a.go": "package m\n\nimport \"example.com/nope\"\n\nvar _ = nope.X\n"},
+		"type error":                      {"a.go": badGo, "b/b.go": "package b\n\nfunc G() int { return \"x\" }\n"},
+		"syntax error":                    {"a.go": badGo, "b/b.go": "package b\n\nfunc G( {\n"},
+		"syntax error and no type errors": {"a.go": badGo, "b/b.go": "package b\n\nfunc G() {\n\ty := 2\n\tprintln(\n}\n"},
+		"missing module":                  {"a.go": "package m\n\nimport \"example.com/nope\"\n\nvar _ = nope.X\n"},
 		"broken dependency two levels down": {
 			"a.go":        "package m\n\nimport \"example.com/m/b\"\n\nvar _ = b.G\n",
 			"b/b.go":      "package b\n\nimport \"example.com/m/b/c\"\n\nfunc G() int { return c.H() }\n",
