@@ -16,7 +16,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 )
@@ -47,15 +49,20 @@ const fileArgumentsPath = "command-line-arguments"
 
 // resultCache is one run's view of the cache directory.
 type resultCache struct {
-	dir  string
-	base string // tool, analyzers, flags and build configuration
-	mu   sync.Mutex
-	keys map[*packages.Package]string // guarded by mu outside key
-	env  goEnv
+	dir   string
+	base  string    // tool, analyzers, flags and build configuration
+	start time.Time // when the run began, before anything was listed
+	env   goEnv
+
+	mu      sync.Mutex                   // guards what follows, outside key
+	keys    map[*packages.Package]string // content keys
+	files   map[string]fileHash          // each file's hash as keyed
+	mods    map[string]string            // go.mod settings by go.mod file (modSettings)
+	settled map[*packages.Package]bool   // unchanged since the run began, dependencies included
 }
 
 type goEnv struct {
-	GOROOT, GOVERSION, GOMODCACHE, GOOS, GOARCH, CGO_ENABLED, GOFLAGS, GOEXPERIMENT string
+	GOROOT, GOVERSION, GOMODCACHE, GOOS, GOARCH, CGO_ENABLED, GOFLAGS, GOEXPERIMENT, GOWORK, GODEBUG string
 }
 
 // cachedEntry is what is stored for one root package.
@@ -65,6 +72,7 @@ type cachedEntry struct {
 
 // analyzeCached is Analyze with the result cache in cfg.CacheDir.
 func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
+	start := time.Now()
 	if !cfg.SourceDeps && !toolKnown(cfg.CacheDir) {
 		// No run of this executable used the cache (a new build, a new
 		// cache directory: CI's usual case), so nothing in it can be
@@ -75,14 +83,14 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 		var rc *resultCache
 		go func() {
 			defer close(made)
-			rc, _ = newResultCache(ctx, cfg)
+			rc, _ = newResultCache(ctx, cfg, start)
 		}()
 		return analyzeUnused(ctx, cfg, func() *resultCache {
 			<-made
 			return rc
 		})
 	}
-	rc, err := newResultCache(ctx, cfg)
+	rc, err := newResultCache(ctx, cfg, start)
 	if err != nil {
 		// go env failed: the ordinary load reports what is wrong.
 		return analyzeUncached(ctx, cfg)
@@ -186,8 +194,10 @@ func openCache(ctx context.Context, cfg *Config, rc *resultCache) ([]*packages.P
 	return roots, nil
 }
 
-// newResultCache computes what every key of the run shares.
-func newResultCache(ctx context.Context, cfg *Config) (*resultCache, error) {
+// newResultCache computes what every key of the run shares. start is
+// when the run began: files changed since are not trusted to be what was
+// analysed.
+func newResultCache(ctx context.Context, cfg *Config, start time.Time) (*resultCache, error) {
 	env, err := readGoEnv(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -197,14 +207,33 @@ func newResultCache(ctx context.Context, cfg *Config) (*resultCache, error) {
 		return nil, err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "ctrllint result cache v1\ntool %s\n", tool)
+	fmt.Fprintf(h, "ctrllint result cache v2\ntool %s\n", tool)
 	envJSON, _ := json.Marshal(env)
 	fmt.Fprintf(h, "env %s\ntags %q\ntests %v\nsourcedeps %v\n", envJSON, cfg.Tags, cfg.Tests, cfg.SourceDeps)
+	// This process's own GODEBUG changes how go/types checks (gotypesalias
+	// and kin), whatever the go command's is.
+	fmt.Fprintf(h, "process GODEBUG %q\n", os.Getenv("GODEBUG"))
+	if env.GOWORK != "" && env.GOWORK != "off" {
+		settings, err := modSettings(env.GOWORK)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(h, "go.work %s\n", settings)
+	}
 	for _, a := range sortedAnalyzers(cfg.Analyzers) {
 		fmt.Fprintf(h, "analyzer %s\n", a.Name)
 		a.Flags.VisitAll(func(f *flag.Flag) { fmt.Fprintf(h, "  -%s=%s\n", f.Name, f.Value) })
 	}
-	return &resultCache{dir: filepath.Join(cfg.CacheDir, "results"), base: hex.EncodeToString(h.Sum(nil)), keys: make(map[*packages.Package]string), env: env}, nil
+	return &resultCache{
+		dir:     filepath.Join(cfg.CacheDir, "results"),
+		base:    hex.EncodeToString(h.Sum(nil)),
+		start:   start,
+		env:     env,
+		keys:    make(map[*packages.Package]string),
+		files:   make(map[string]fileHash),
+		mods:    make(map[string]string),
+		settled: make(map[*packages.Package]bool),
+	}, nil
 }
 
 // used reports whether some run with this executable, these analyzers and
@@ -310,13 +339,96 @@ func (rc *resultCache) keyed(p *packages.Package) bool {
 }
 
 // storeOne stores p's findings, res, keyed already, unless an analyzer
-// failed on p, and reports whether it did.
+// failed on p or what was analysed may not be what the key says, and
+// reports whether it did.
+//
+// A key is computed from the files on disk, before the analysis (a used
+// cache) or after it (an unused one), while the analysis saw the files as
+// they were parsed and the dependencies as the go command compiled them
+// when it listed. A file saved in between would have the findings of one
+// content stored under the key of another: a later run would print them
+// for code that no longer has them, or print nothing for code that does.
+// So the root's files must hash as they did when parsed, and no file the
+// key covers may have been modified since the run began.
 func (rc *resultCache) storeOne(p *packages.Package, res *Result) bool {
 	if len(res.Errors) > 0 {
 		return false
 	}
+	rc.mu.Lock()
+	ok := rc.parsedAsKeyed(p, res.parsed) && rc.unchanged(p)
+	rc.mu.Unlock()
+	if !ok {
+		return false
+	}
 	rc.put(p, cachedEntry{Findings: res.Findings})
 	return true
+}
+
+// parsedAsKeyed reports whether every file of p that the run parsed had
+// the content its key was computed from.
+func (rc *resultCache) parsedAsKeyed(p *packages.Package, parsed map[string]fileHash) bool {
+	for _, f := range p.GoFiles {
+		h, ok := parsed[f]
+		if !ok {
+			continue // cgo's input (the analyzers saw its output) or the Load path's
+		}
+		if k, keyed := rc.files[f]; h == (fileHash{}) || keyed && k != h {
+			return false
+		}
+	}
+	return true
+}
+
+// unchanged reports whether no file that p's key covers, its module's
+// go.mod included, was modified since the run began, or so shortly before
+// that the file system's clock cannot tell (mtimeSlack).
+func (rc *resultCache) unchanged(p *packages.Package) bool {
+	if b, ok := rc.settled[p]; ok {
+		return b
+	}
+	rc.settled[p] = true // an import cycle is the go command's to report
+	ok := true
+	if !rc.inModCache(p) && !rc.inGoroot(p) {
+		for _, f := range keyedFiles(p) {
+			ok = ok && rc.before(f)
+		}
+		if p.Module != nil && p.Module.GoMod != "" {
+			ok = ok && rc.before(p.Module.GoMod)
+		}
+	}
+	for _, dep := range p.Imports {
+		ok = rc.unchanged(dep) && ok
+	}
+	rc.settled[p] = ok
+	return ok
+}
+
+// mtimeSlack is how long before the run a modification must be for the
+// file to count as unchanged: the kernel stamps files from a clock that
+// lags the one time.Now reads by up to a scheduler tick, and a file system
+// whose times have no fraction of a second may round a later write down to
+// the whole second.
+const (
+	mtimeSlack       = 50 * time.Millisecond
+	coarseMtimeSlack = 2 * time.Second
+)
+
+func (rc *resultCache) before(name string) bool {
+	st, err := os.Stat(name)
+	if err != nil {
+		return false
+	}
+	mt := st.ModTime()
+	slack := mtimeSlack
+	if mt.Nanosecond() == 0 {
+		slack = coarseMtimeSlack
+	}
+	return mt.Before(rc.start.Add(-slack))
+}
+
+// keyedFiles are the files whose content a package's key covers.
+func keyedFiles(p *packages.Package) []string {
+	return slices.Concat(p.GoFiles, p.OtherFiles, p.EmbedFiles)
 }
 
 // graphErrors returns a test of whether a package or any of its
@@ -348,6 +460,16 @@ func (rc *resultCache) key(p *packages.Package) (string, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n", p.ID, p.Name)
+	if m := p.Module; m != nil && !rc.inModCache(p) {
+		// The go line decides which language the type checker accepts;
+		// toolchain and godebug lines go with it. A module-cache
+		// dependency's go.mod is fixed by its version.
+		settings, err := rc.moduleSettings(m)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "module %s go %s %s\n", m.Path, m.GoVersion, settings)
+	}
 	switch {
 	case rc.inModCache(p):
 		fmt.Fprintf(h, "module %s@%s\n", p.Module.Path, p.Module.Version)
@@ -360,11 +482,12 @@ func (rc *resultCache) key(p *packages.Package) (string, error) {
 			fmt.Fprintf(h, "file %s\n", filepath.Base(f))
 		}
 	default:
-		files := append(append(append([]string(nil), p.GoFiles...), p.OtherFiles...), p.EmbedFiles...)
-		for _, f := range files {
-			if err := hashFile(h, f); err != nil {
+		for _, f := range keyedFiles(p) {
+			fh, err := rc.hashFile(f)
+			if err != nil {
 				return "", err
 			}
+			fmt.Fprintf(h, "file %s %x\n", f, fh)
 		}
 	}
 	imps := make([]string, 0, len(p.Imports))
@@ -416,15 +539,79 @@ func (rc *resultCache) inGoroot(p *packages.Package) bool {
 	return len(p.GoFiles) > 0
 }
 
-func hashFile(w io.Writer, name string) error {
+// hashFile returns the hash of a file's content, the same for every key
+// of the run that covers the file.
+func (rc *resultCache) hashFile(name string) (fileHash, error) {
+	if h, ok := rc.files[name]; ok {
+		return h, nil
+	}
 	f, err := os.Open(name)
 	if err != nil {
-		return err
+		return fileHash{}, err
 	}
 	defer f.Close()
-	fmt.Fprintf(w, "file %s\n", name)
-	_, err = io.Copy(w, f)
-	return err
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fileHash{}, err
+	}
+	var fh fileHash
+	h.Sum(fh[:0])
+	rc.files[name] = fh
+	return fh, nil
+}
+
+// moduleSettings returns the lines of a module's go.mod that change how
+// its packages type-check, remembered for the run.
+func (rc *resultCache) moduleSettings(m *packages.Module) (string, error) {
+	if m.GoMod == "" {
+		return "", nil
+	}
+	if s, ok := rc.mods[m.GoMod]; ok {
+		return s, nil
+	}
+	s, err := modSettings(m.GoMod)
+	if err != nil {
+		return "", err
+	}
+	rc.mods[m.GoMod] = s
+	return s, nil
+}
+
+// modSettings reads the go, toolchain and godebug lines of a go.mod or
+// go.work file. Its requirements are not among them: they change the
+// dependencies' keys, which a package's key covers.
+func modSettings(name string) (string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if strings.HasSuffix(name, ".work") {
+		wf, err := modfile.ParseWork(name, data, nil)
+		if err != nil {
+			return "", err
+		}
+		settingsOf(&b, wf.Go, wf.Toolchain, wf.Godebug)
+	} else {
+		mf, err := modfile.Parse(name, data, nil)
+		if err != nil {
+			return "", err
+		}
+		settingsOf(&b, mf.Go, mf.Toolchain, mf.Godebug)
+	}
+	return b.String(), nil
+}
+
+func settingsOf(b *strings.Builder, g *modfile.Go, tc *modfile.Toolchain, debug []*modfile.Godebug) {
+	if g != nil {
+		fmt.Fprintf(b, "go=%s ", g.Version)
+	}
+	if tc != nil {
+		fmt.Fprintf(b, "toolchain=%s ", tc.Name)
+	}
+	for _, d := range debug {
+		fmt.Fprintf(b, "godebug %s=%s ", d.Key, d.Value)
+	}
 }
 
 func (rc *resultCache) path(p *packages.Package) string {
@@ -436,10 +623,17 @@ func (rc *resultCache) path(p *packages.Package) string {
 	return filepath.Join(rc.dir, k[:2], k+".json")
 }
 
+// get returns p's entry. One that is missing, or fails its integrity
+// check (decodeEntry), is a miss: the package is analysed again and the
+// entry rewritten.
 func (rc *resultCache) get(p *packages.Package) (cachedEntry, bool) {
-	var e cachedEntry
-	data, err := os.ReadFile(rc.path(p))
-	if err != nil || json.Unmarshal(data, &e) != nil {
+	name := rc.path(p)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return cachedEntry{}, false
+	}
+	e, err := decodeEntry(data, entryID(name))
+	if err != nil {
 		return cachedEntry{}, false
 	}
 	return e, true
@@ -448,7 +642,7 @@ func (rc *resultCache) get(p *packages.Package) (cachedEntry, bool) {
 // put stores an entry; a failure to write only costs the next run time.
 func (rc *resultCache) put(p *packages.Package, e cachedEntry) {
 	name := rc.path(p)
-	data, err := json.Marshal(e)
+	data, err := encodeEntry(e, entryID(name))
 	if err != nil || os.MkdirAll(filepath.Dir(name), 0o755) != nil {
 		return
 	}
@@ -468,7 +662,7 @@ func (rc *resultCache) put(p *packages.Package, e cachedEntry) {
 
 // readGoEnv asks the go command for what decides how packages build.
 func readGoEnv(ctx context.Context, cfg *Config) (goEnv, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT")
+	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK", "GODEBUG")
 	cmd.Dir = cfg.Dir
 	cmd.Env = cfg.Env
 	out, err := cmd.Output()

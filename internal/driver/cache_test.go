@@ -161,6 +161,7 @@ func write(t *testing.T, dir, name, content string) {
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	testanalyzers.Settle(t, filepath.Join(dir, name))
 }
 
 // A run on an unused cache takes its keys from the streaming listing,
@@ -222,5 +223,194 @@ func TestResultCacheFileArguments(t *testing.T) {
 		want[1] = "a/b.go:4:2-4:7: call of bad (badcall)"
 		check("after an edit", 1)
 		check("cached again", 0)
+	}
+}
+
+// hooked is BadCall under its own name (so its results share the cache
+// with counting's), calling hook with each package before analysing it.
+func hooked(hook func(pkgPath string)) *analysis.Analyzer {
+	a := *testanalyzers.BadCall
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		hook(pass.Pkg.Path())
+		return testanalyzers.BadCall.Run(pass)
+	}
+	return &a
+}
+
+// A file saved while a run analyses it must not have the findings of its
+// old content stored under its new content: the next run would print them
+// for code that no longer has them. Both ways to key: after the analysis
+// (a cache no run used yet) and before it (a used cache, where the file
+// is saved between keying and parsing).
+func TestResultCacheFileSavedDuringRun(t *testing.T) {
+	const (
+		bad   = "package a\n\nfunc bad() {}\n\nfunc A() { bad() }\n"
+		fixed = "package a\n\nfunc bad() {}\n\nfunc A() {}\n"
+	)
+	t.Run("unused cache", func(t *testing.T) {
+		dir := testanalyzers.WriteModule(t, map[string]string{"a/a.go": bad})
+		cfg := driver.Config{CacheDir: t.TempDir()}
+		var once sync.Once
+		cfg.Analyzers = []*analysis.Analyzer{hooked(func(string) {
+			once.Do(func() { os.WriteFile(filepath.Join(dir, "a/a.go"), []byte(fixed), 0o644) })
+		})}
+		res, err := analyze(t, dir, cfg)
+		if err != nil || len(res.Findings) != 1 {
+			t.Fatalf("the run that saw the old content: %v %v", res.Findings, err)
+		}
+		testanalyzers.Settle(t, filepath.Join(dir, "a/a.go"))
+		a, analysed := counting()
+		cfg.Analyzers = []*analysis.Analyzer{a}
+		res, err = analyze(t, dir, cfg)
+		if err != nil || len(res.Findings) != 0 {
+			t.Errorf("the fixed file: findings %v, err %v; want none (stale findings from the cache)", lines(dir, res.Findings), err)
+		}
+		if got := analysed(); len(got) != 1 {
+			t.Errorf("the fixed file was not analysed again: %v", got)
+		}
+	})
+	t.Run("used cache", func(t *testing.T) {
+		// y imports x, so that with one worker x is analysed first and
+		// saves y's file before y is parsed, after y was keyed.
+		const x = "package x\n\nfunc X() {}\n"
+		y := func(body string) string {
+			return "package y\n\nimport \"example.com/m/x\"\n\nfunc bad() {}\n\nfunc Y() {\n\tx.X()\n" + body + "}\n"
+		}
+		dir := testanalyzers.WriteModule(t, map[string]string{"x/x.go": x, "y/y.go": y("\tbad()\n")})
+		cfg := driver.Config{CacheDir: t.TempDir(), Sequential: true}
+		a, analysed := counting()
+		cfg.Analyzers = []*analysis.Analyzer{a}
+		if _, err := analyze(t, dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+		analysed()
+		v2 := y("\n\tbad()\n")
+		write(t, dir, "y/y.go", v2)
+		write(t, dir, "x/x.go", x+"\nfunc X2() {}\n") // analysed again, before y
+		hookRan := false
+		cfg.Analyzers = []*analysis.Analyzer{hooked(func(path string) {
+			if path == "example.com/m/x" {
+				hookRan = true
+				os.WriteFile(filepath.Join(dir, "y/y.go"), []byte(y("")), 0o644)
+			}
+		})}
+		if _, err := analyze(t, dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if !hookRan {
+			t.Fatal("x was not analysed in the run that saves y")
+		}
+		// Back to the content the second run keyed (an undo).
+		write(t, dir, "y/y.go", v2)
+		cfg.Analyzers = []*analysis.Analyzer{a}
+		res, err := analyze(t, dir, cfg)
+		if got, want := lines(dir, res.Findings), []string{"y/y.go:10:2-10:7: call of bad (badcall)"}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("after the undo: %v %v, want %v", got, err, want)
+		}
+	})
+}
+
+// The go line of go.mod decides which language the type checker accepts:
+// a module moved back to go 1.21 that uses range-over-int no longer
+// type-checks, and must not be served the clean result of go 1.22. The
+// godebug and toolchain lines and this process's GODEBUG are keyed too.
+func TestResultCacheKeysGoModSettings(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"a/a.go": "package a\n\nfunc A() int {\n\tn := 0\n\tfor i := range 3 {\n\t\tn += i\n\t}\n\treturn n\n}\n",
+	})
+	a, analysed := counting()
+	cfg := driver.Config{CacheDir: t.TempDir(), Analyzers: []*analysis.Analyzer{a}}
+	run := func(step string, wantAnalysed int) error {
+		t.Helper()
+		_, err := analyze(t, dir, cfg)
+		if got := analysed(); len(got) != wantAnalysed {
+			t.Errorf("%s: analysed %v, want %d packages", step, got, wantAnalysed)
+		}
+		return err
+	}
+	if err := run("go 1.22", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := run("go 1.22 again", 0); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "go.mod", "module example.com/m\n\ngo 1.21\n")
+	var le *driver.LoadError
+	if err := run("go 1.21", 0); !errors.As(err, &le) || !strings.Contains(err.Error(), "go1.22") {
+		t.Errorf("go 1.21: error %v, want the type checker's go1.22 requirement", err)
+	}
+	write(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	if err := run("go 1.22 restored", 0); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n\ngodebug asynctimerchan=1\n")
+	if err := run("a godebug line", 1); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n\ngodebug asynctimerchan=1\n\ntoolchain go1.22.0\n")
+	if err := run("a toolchain line", 1); err != nil {
+		t.Fatal(err)
+	}
+	// A require line alone changes nothing this package imports.
+	write(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n\ngodebug asynctimerchan=1\n\ntoolchain go1.22.0\n\n// a comment\n")
+	if err := run("a comment", 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GODEBUG", "gotypesalias=0")
+	if err := run("the process's GODEBUG", 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Entries are checked before they are trusted: a damaged one is a miss,
+// the package is analysed again, and the entry is rewritten.
+func TestResultCacheDamagedEntries(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{"a/a.go": "package a\n\nfunc bad() {}\n\nfunc A() { bad() }\n"})
+	a, analysed := counting()
+	cfg := driver.Config{CacheDir: t.TempDir(), Analyzers: []*analysis.Analyzer{a}}
+	want := []string{"a/a.go:5:12-5:17: call of bad (badcall)"}
+	run := func(step string, wantAnalysed int) {
+		t.Helper()
+		res, err := analyze(t, dir, cfg)
+		if got := lines(dir, res.Findings); err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: %v %v, want %v", step, got, err, want)
+		}
+		if got := analysed(); len(got) != wantAnalysed {
+			t.Errorf("%s: analysed %v, want %d packages", step, got, wantAnalysed)
+		}
+	}
+	run("first run", 1)
+	var entry string
+	filepath.WalkDir(filepath.Join(cfg.CacheDir, "results"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
+			entry = path
+		}
+		return nil
+	})
+	good, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, payload, _ := strings.Cut(string(good), "\n")
+	for name, damaged := range map[string]string{
+		"null":              "null",
+		"empty object":      "{}",
+		"empty file":        "",
+		"truncated":         string(good[:len(good)-5]),
+		"payload only":      payload,
+		"empty position":    header + "\n" + `{"Findings":[{"Analyzer":"badcall","Message":"call of bad"}]}`,
+		"one byte flipped":  strings.Replace(string(good), "call of bad", "call of baD", 1),
+		"another entry's":   strings.Replace(string(good), filepath.Base(strings.TrimSuffix(entry, ".json")), strings.Repeat("0", 64), 1),
+		"trailing garbage":  string(good) + "x",
+		"no findings field": header + "\n" + `{"Other":1}`,
+	} {
+		if err := os.WriteFile(entry, []byte(damaged), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(name, 1)
+		if got, _ := os.ReadFile(entry); string(got) != string(good) {
+			t.Errorf("%s: the entry was not rewritten", name)
+		}
+		run(name+", rewritten", 0)
 	}
 }

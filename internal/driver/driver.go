@@ -9,6 +9,7 @@ package driver
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/token"
@@ -106,6 +107,27 @@ type Result struct {
 	// Errors are analyzers that failed (returned an error or panicked)
 	// on some package. Findings of the other analyzers are still complete.
 	Errors []*AnalyzerError
+
+	// parsed holds the hash of each file's content as the analyzers saw
+	// it, when the driver parsed it (the streaming path); the zero hash
+	// marks a file seen with two contents in one run.
+	parsed map[string]fileHash
+}
+
+// fileHash is the SHA-256 of a file's content.
+type fileHash = [sha256.Size]byte
+
+// addParsed merges the hashes of files parsed for another package.
+func (r *Result) addParsed(m map[string]fileHash) {
+	if r.parsed == nil {
+		r.parsed = make(map[string]fileHash, len(m))
+	}
+	for f, h := range m {
+		if old, ok := r.parsed[f]; ok && old != h {
+			h = fileHash{}
+		}
+		r.parsed[f] = h
+	}
 }
 
 // AnalyzerError is an analyzer failing on one package: a bug in the

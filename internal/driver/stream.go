@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -173,6 +174,7 @@ feed:
 				}
 			}
 			out.res.Errors = append(out.res.Errors, r.res.Errors...)
+			out.res.addParsed(r.res.parsed)
 			continue
 		}
 		n := len(probs)
@@ -321,7 +323,7 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 		Fset:            deps.fset,
 		TypesSizes:      root.TypesSizes,
 	}
-	parseFiles(pkg)
+	parsed := parseFiles(pkg)
 	if !decoded.wait(need) {
 		return rootResult{} // cancelled
 	}
@@ -332,7 +334,7 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 		pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors = nil, nil, nil, nil
 		return rootResult{pkg: pkg}
 	}
-	res := &Result{}
+	res := &Result{parsed: parsed}
 	if len(wrapped) == 0 {
 		return rootResult{res: res}
 	}
@@ -387,14 +389,18 @@ func (p *progress) wait(n int) bool {
 }
 
 // parseFiles parses pkg's files, recording problems in pkg.Errors the
-// way go/packages does.
-func parseFiles(pkg *packages.Package) {
+// way go/packages does. It returns the hash of each file's content as
+// parsed: the result cache stores findings only under the content they
+// were found in, which a file saved during the run no longer has.
+func parseFiles(pkg *packages.Package) map[string]fileHash {
+	parsed := make(map[string]fileHash, len(pkg.CompiledGoFiles))
 	for _, name := range pkg.CompiledGoFiles {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			pkg.Errors = append(pkg.Errors, packages.Error{Pos: name + ":1", Msg: err.Error(), Kind: packages.ParseError})
 			continue
 		}
+		parsed[name] = sha256.Sum256(src)
 		// go/packages' mode: analyzers may rely on its object resolution.
 		f, err := parser.ParseFile(pkg.Fset, name, src, parser.AllErrors|parser.ParseComments)
 		if f != nil {
@@ -408,6 +414,7 @@ func parseFiles(pkg *packages.Package) {
 			pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.ParseError})
 		}
 	}
+	return parsed
 }
 
 // checkTypes type-checks pkg's parsed files against the dependencies'
