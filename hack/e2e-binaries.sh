@@ -122,11 +122,34 @@ log "resolving modules (first run downloads ~600 MB)"
 "$GO" get "k8s.io/kubernetes/cmd/kube-apiserver@v$KUBE_VERSION" "go.etcd.io/etcd/server/v3@$etcd_version" >/dev/null 2>"$work/get.log" \
 	|| { cat "$work/get.log" >&2; die "cannot resolve the wrapper module's dependencies (is the Go module proxy reachable? GOPROXY=$("$GO" env GOPROXY))"; }
 
-log "compiling kube-apiserver (the long part)"
-"$GO" build -ldflags "$ldflags" -o "$out/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver \
+# build NAME GO-BUILD-ARGS... compiles with -v and says every 30 seconds how
+# many of the program's packages are compiled: a cold build is many silent
+# minutes otherwise. Compiler output goes to stderr as it comes.
+build() {
+	local name=$1 pkg=${*: -1}
+	shift
+	local total
+	total=$("$GO" list -deps "$pkg" 2>/dev/null | wc -l) || total='?'
+	log "compiling $name: $total packages at most (cached ones are not compiled again)"
+	local status=0 n=0 last=$SECONDS line
+	while IFS= read -r line; do
+		case $line in
+		build-failed:*) status=1 ;;
+		'' | *' '* | '#'* | *:*) echo "$line" >&2 ;; # the compiler's output, not a package path
+		*) n=$((n + 1)) ;;
+		esac
+		if ((SECONDS - last >= 30)); then
+			log "compiling $name: $n of $total packages compiled"
+			last=$SECONDS
+		fi
+	done < <("$GO" build -v "$@" 2>&1 >/dev/null || echo "build-failed: exit $?")
+	log "compiling $name: $n packages compiled"
+	return $status
+}
+
+build kube-apiserver -ldflags "$ldflags" -o "$out/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver \
 	|| die "building kube-apiserver failed (see the compiler output above)"
-log "compiling etcd $etcd_version"
-"$GO" build -o "$out/etcd" go.etcd.io/etcd/server/v3 \
+build "etcd $etcd_version" -o "$out/etcd" go.etcd.io/etcd/server/v3 \
 	|| die "building etcd failed (see the compiler output above)"
 
 "$out/kube-apiserver" --version >&2 || die "the built kube-apiserver does not run"
