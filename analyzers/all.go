@@ -19,6 +19,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
 	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
+	"github.com/ctrllint/ctrllint/analyzers/suppression"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
 
@@ -34,7 +35,7 @@ type entry struct {
 	fresh    func() *analysis.Analyzer
 }
 
-var entries = []entry{
+var entries = withSuppression([]entry{
 	{tombstone.Analyzer, tombstone.DocSource, nil},
 	{forget.Analyzer, forget.DocSource, nil},
 	{queuedone.Analyzer, queuedone.DocSource, nil},
@@ -44,6 +45,17 @@ var entries = []entry{
 	{cachesync.Analyzer, cachesync.DocSource, nil},
 	{statusupdate.Analyzer, statusupdate.DocSource, nil},
 	{requeueerr.Analyzer, requeueerr.DocSource, nil},
+})
+
+// withSuppression adds the analyzer that checks the suite's suppression
+// directives: each analyzer honours only directives naming it, so only
+// this list knows every name a directive may use.
+func withSuppression(es []entry) []entry {
+	names := make([]string, len(es))
+	for i, e := range es {
+		names[i] = e.analyzer.Name
+	}
+	return append(es, entry{suppression.New(names), suppression.DocSource, nil})
 }
 
 // WholePackages are the import paths of the packages whose scopes the

@@ -4,10 +4,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/analyzers"
+	"github.com/ctrllint/ctrllint/analyzers/suppression"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/ from the analyzers' doc.go files")
@@ -82,5 +84,16 @@ func TestNamesAreConsistent(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(a.Name, "doc.go")); err != nil {
 			t.Errorf("analyzer %s has no analyzers/%s/doc.go", a.Name, a.Name)
 		}
+	}
+	// suppression.Analyzer, which nogo takes package by package, knows
+	// the names of the suite All builds.
+	var others []string
+	for _, a := range analyzers.All() {
+		if a.Name != suppression.Name {
+			others = append(others, a.Name)
+		}
+	}
+	if !seen[suppression.Name] || !slices.Equal(suppression.Known(), others) {
+		t.Errorf("suppression.Analyzer knows %v; the suite's analyzers are %v (and %s: %v)", suppression.Known(), others, suppression.Name, seen[suppression.Name])
 	}
 }

@@ -27,7 +27,7 @@ import (
 
 // The analyzer fixtures, whose expectations name no analyzer (the directory
 // does), and the plugin's own fixture, whose expectations do.
-var fixturePackages = []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr", "./golangci"}
+var fixturePackages = []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr", "./suppression", "./golangci"}
 
 // Flags for every run: only the plugin, every finding (golangci-lint's
 // defaults drop repeated texts and all but one finding per line), as JSON.
@@ -74,7 +74,7 @@ func TestGolangci(t *testing.T) {
 
 	t.Run("disable", func(t *testing.T) {
 		cfg := variant(t, example, "disable: []", "disable: [sharedowner]")
-		compare(t, g.findings(t, cfg, fixturePackages...), only(want, "tombstone", "forget", "queuedone", "listerbypass", "cachemutation", "cachesync", "statusupdate", "requeueerr"))
+		compare(t, g.findings(t, cfg, fixturePackages...), only(want, "tombstone", "forget", "queuedone", "listerbypass", "cachemutation", "cachesync", "statusupdate", "requeueerr", "suppression"))
 	})
 
 	t.Run("enable", func(t *testing.T) {

@@ -56,11 +56,11 @@ func TestAnalyzerSelection(t *testing.T) {
 		{"empty disable", map[string]any{"disable": []any{}}, all},
 		{"null enable and disable", map[string]any{"enable": nil, "disable": nil}, all},
 		{"enable", map[string]any{"enable": []any{"forget", "tombstone"}}, []string{"tombstone", "forget"}},
-		{"disable", map[string]any{"disable": []any{"sharedowner"}}, []string{"tombstone", "forget", "queuedone", "listerbypass", "cachemutation", "cachesync", "statusupdate", "requeueerr"}},
-		{"disable two", map[string]any{"disable": []any{"sharedowner", "listerbypass"}}, []string{"tombstone", "forget", "queuedone", "cachemutation", "cachesync", "statusupdate", "requeueerr"}},
+		{"disable", map[string]any{"disable": []any{"sharedowner"}}, []string{"tombstone", "forget", "queuedone", "listerbypass", "cachemutation", "cachesync", "statusupdate", "requeueerr", "suppression"}},
+		{"disable two", map[string]any{"disable": []any{"sharedowner", "listerbypass"}}, []string{"tombstone", "forget", "queuedone", "cachemutation", "cachesync", "statusupdate", "requeueerr", "suppression"}},
 		{"options only", map[string]any{"listerbypass": map[string]any{"all": true}}, all},
 		{"null options", map[string]any{"listerbypass": nil}, all},
-		{"options of a disabled analyzer", map[string]any{"disable": []any{"listerbypass"}, "listerbypass": map[string]any{"all": true}}, []string{"tombstone", "forget", "queuedone", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr"}},
+		{"options of a disabled analyzer", map[string]any{"disable": []any{"listerbypass"}, "listerbypass": map[string]any{"all": true}}, []string{"tombstone", "forget", "queuedone", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr", "suppression"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := names(build(t, tc.settings))
@@ -127,7 +127,7 @@ func TestSettingsErrors(t *testing.T) {
 		want     []string // substrings of the error
 	}{
 		{"unknown key", map[string]any{"disabled": []any{"sharedowner"}},
-			[]string{`ctrllint settings: unknown key "disabled"`, "enable, disable", "tombstone, forget, queuedone, listerbypass, sharedowner, cachemutation, cachesync, statusupdate, requeueerr"}},
+			[]string{`ctrllint settings: unknown key "disabled"`, "enable, disable", "tombstone, forget, queuedone, listerbypass, sharedowner, cachemutation, cachesync, statusupdate, requeueerr, suppression"}},
 		{"unknown analyzer in enable", map[string]any{"enable": []any{"tombstone", "tombstones"}},
 			[]string{`enable: unknown analyzer "tombstones"`}},
 		{"unknown analyzer in disable", map[string]any{"disable": []any{"nosuch"}},
@@ -138,7 +138,7 @@ func TestSettingsErrors(t *testing.T) {
 			[]string{"enable: want a list of analyzer names"}},
 		{"enable empty", map[string]any{"enable": []any{}},
 			[]string{"enable is empty"}},
-		{"disable everything", map[string]any{"disable": []any{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr"}},
+		{"disable everything", map[string]any{"disable": []any{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr", "suppression"}},
 			[]string{"disable lists every analyzer"}},
 		{"unknown option", map[string]any{"listerbypass": map[string]any{"strict": true}},
 			[]string{`listerbypass: unknown option "strict" (options: all)`}},

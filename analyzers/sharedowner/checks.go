@@ -19,8 +19,8 @@ func (c *checker) check(s setting) {
 	if s.owner != nil {
 		ownerType = pass.TypesInfo.TypeOf(s.owner)
 	}
-	ownerScope := kube.ScopeOf(ownerType, pass.Fset)
-	childScope := kube.ScopeOf(s.child.typ, pass.Fset)
+	ownerScope := kube.ScopeOf(ownerType, c.src)
+	childScope := kube.ScopeOf(s.child.typ, c.src)
 	child, owner := kind(s.child.typ), kind(ownerType)
 
 	if s.owner == nil && s.call == nil {

@@ -43,6 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // no Kubernetes objects in sight
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	src := kube.NewSource(pass)
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		if strings.HasSuffix(pass.Fset.Position(cur.Node().Pos()).Filename, "_test.go") {
 			continue // objects built in tests are test data, not children
@@ -57,15 +58,15 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil {
 			continue
 		}
-		checkFunc(pass, body)
+		checkFunc(pass, src, body)
 	}
 	return nil, nil
 }
 
 // checkFunc checks the owner references one function body sets.
-func checkFunc(pass *analysis.Pass, body *ast.BlockStmt) {
+func checkFunc(pass *analysis.Pass, src *kube.Source, body *ast.BlockStmt) {
 	defer crash.At(pass.Fset, body.Pos())
-	c := &checker{pass: pass, objs: collectObjects(pass, body)}
+	c := &checker{pass: pass, src: src, objs: collectObjects(pass, body)}
 	c.claims = claimChecks(pass, body)
 	for _, s := range c.settings(body) {
 		c.check(s)
@@ -74,6 +75,7 @@ func checkFunc(pass *analysis.Pass, body *ast.BlockStmt) {
 
 type checker struct {
 	pass   *analysis.Pass
+	src    *kube.Source // the pass's: markers of the types it meets
 	objs   *objects
 	claims bool // the function checks who controls the object
 }

@@ -44,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 		fieldFns:  ssax.StoredFuncs(funcs),
 	}
 	sc.summarize(funcs)
-	c := &checker{pass: pass}
+	c := &checker{pass: pass, src: kube.NewSource(pass)}
 	for _, fn := range funcs {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
 			continue // fake clients keep whatever they are sent
@@ -63,6 +63,7 @@ func (c *checker) checkFunc(sc *scanner, fn *ssa.Function) {
 
 type checker struct {
 	pass *analysis.Pass
+	src  *kube.Source // the pass's: markers of the types it meets
 }
 
 // check matches the stores and sends of one function.
@@ -92,7 +93,7 @@ func (c *checker) check(evs []event) {
 			if t == nil {
 				t = u.typ
 			}
-			st := kube.StatusOf(t, c.pass.Fset)
+			st := kube.StatusOf(t, c.src)
 			if !st.Subresource || !dropped(u.send, s, st) {
 				continue
 			}

@@ -29,7 +29,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr"}
+			pkgs := []string{"./tombstone", "./tombstonefix", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr", "./suppression"}
 			if mod == "legacy" {
 				pkgs = []string{"./tombstone", "./forget", "./queuedone", "./listerbypass", "./sharedowner", "./cachemutation", "./cachesync", "./statusupdate", "./requeueerr"}
 			}
@@ -70,7 +70,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 				t.Fatalf("%d runs", len(log.Runs))
 			}
 			run := log.Runs[0]
-			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr"} {
+			for _, rule := range []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner", "cachemutation", "cachesync", "statusupdate", "requeueerr", "suppression"} {
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
 					HelpURI string `json:"helpUri"`

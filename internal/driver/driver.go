@@ -215,9 +215,9 @@ func collect(res *Result, seen map[string]bool, graph *checker.Graph, orig map[*
 			continue
 		}
 		a := orig[act.Analyzer]
-		fset := act.Package.Fset
+		ps := newPositions(act.Package)
 		for _, d := range act.Diagnostics {
-			f := convert(fset, a, d)
+			f := convert(ps, a, d)
 			f.Package = act.Package.ID
 			key := findingKey(f)
 			if seen[key] {
@@ -281,25 +281,32 @@ func SortFindings(fs []Finding) {
 	})
 }
 
-func convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) Finding {
+func convert(ps *positions, a *analysis.Analyzer, d analysis.Diagnostic) Finding {
 	f := Finding{
 		Analyzer: a.Name,
 		Category: d.Category,
 		Message:  strings.TrimSpace(d.Message),
 		URL:      d.URL,
-		Pos:      position(fset, d.Pos),
+		Pos:      ps.at(d.Pos),
 	}
 	f.End = f.Pos
 	if d.End.IsValid() && d.End >= d.Pos {
-		f.End = position(fset, d.End)
+		f.End = ps.at(d.End)
 	}
+fixes:
 	for _, sf := range d.SuggestedFixes {
 		fix := Fix{Message: sf.Message}
 		for _, te := range sf.TextEdits {
-			e := Edit{Pos: position(fset, te.Pos), NewText: string(te.NewText)}
-			e.End = e.Pos
-			if te.End.IsValid() {
-				e.End = position(fset, te.End)
+			end := te.End
+			if !end.IsValid() {
+				end = te.Pos
+			}
+			e := Edit{Pos: position(ps.fset, te.Pos), End: position(ps.fset, end), NewText: string(te.NewText)}
+			if ps.cgo[e.Pos.File] {
+				var ok bool
+				if e, ok = ps.edit(e, te.Pos, end); !ok {
+					continue fixes // no faithful edit of the user's file: the finding stands without this fix
+				}
 			}
 			fix.Edits = append(fix.Edits, e)
 		}
@@ -308,8 +315,7 @@ func convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) F
 	return f
 }
 
-// position ignores //line directives: fixes must address the real file,
-// and findings should point where the fixes do.
+// position is pos in the file parsed, ignoring //line directives.
 func position(fset *token.FileSet, pos token.Pos) Position {
 	if !pos.IsValid() {
 		return Position{}

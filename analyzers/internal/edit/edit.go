@@ -26,7 +26,9 @@ func Indent(pass *analysis.Pass, pos token.Pos) string {
 	if src == nil {
 		src, _ = os.ReadFile(tf.Name())
 	}
-	start, off := tf.Offset(tf.LineStart(tf.Line(pos))), tf.Offset(pos)
+	// The line in tf itself: tf.Line follows //line directives, which in
+	// a file cgo rewrote name the user's lines, not tf's.
+	start, off := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line)), tf.Offset(pos)
 	if src == nil || off > len(src) || start > off {
 		return "\t"
 	}

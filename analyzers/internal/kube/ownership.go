@@ -3,11 +3,11 @@ package kube
 import (
 	"bufio"
 	"bytes"
-	"go/token"
 	"go/types"
 	"os"
 	"strings"
-	"sync"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // Packages of the ownership API.
@@ -53,7 +53,7 @@ const (
 // +kubebuilder:resource:scope marker for custom types (a root object
 // without the marker is namespaced), and unknown otherwise (interfaces,
 // unstructured objects).
-func ScopeOf(t types.Type, fset *token.FileSet) Scope {
+func ScopeOf(t types.Type, src *Source) Scope {
 	n := Named(t)
 	if n == nil || n.Obj().Pkg() == nil {
 		return ScopeUnknown
@@ -68,7 +68,7 @@ func ScopeOf(t types.Type, fset *token.FileSet) Scope {
 		}
 		return Namespaced
 	}
-	return markerScope(n.Obj(), fset)
+	return markerScope(n.Obj(), src)
 }
 
 func hasObjectMeta(n *types.Named) bool {
@@ -101,9 +101,9 @@ func builtinGroup(path string) string {
 // markerScope reads the kubebuilder markers above a type's declaration.
 // The declaration may be in another package, known only from export data,
 // so the comment is read from the source file the position names.
-func markerScope(obj *types.TypeName, fset *token.FileSet) Scope {
+func markerScope(obj *types.TypeName, src *Source) Scope {
 	root := false
-	for _, line := range typeComments(obj, fset) {
+	for _, line := range src.typeComments(obj) {
 		switch {
 		case strings.Contains(line, "+kubebuilder:resource:") && strings.Contains(line, "scope=Cluster"):
 			return ClusterScoped
@@ -121,17 +121,42 @@ func markerScope(obj *types.TypeName, fset *token.FileSet) Scope {
 	return ScopeUnknown
 }
 
+// Source reads the comments above type declarations (kubebuilder's
+// markers) for one pass. A type the analysed package declares is read
+// through pass.ReadFile, the file the pass parsed. A dependency's type is
+// known only from export data, whose positions name the dependency's
+// source file, which the pass may not read (go vet and the checker allow
+// only the package's own files): that file is read from disk, as the go
+// command just compiled it. Files are remembered only for the life of the
+// Source, which must not outlive its pass: the editor server analyses
+// edited files again in the same process, and an older copy of a file would
+// put the markers on the wrong lines.
+type Source struct {
+	pass  *analysis.Pass
+	lines map[string][]string
+}
+
+// NewSource returns a Source for pass.
+func NewSource(pass *analysis.Pass) *Source {
+	return &Source{pass: pass, lines: make(map[string][]string)}
+}
+
 // typeComments returns the comment lines right above a type's declaration
 // (its doc comment and markers, "//" removed and trimmed), nearest first.
 // Markers may stand above a blank line before the doc comment, as
-// kubebuilder scaffolds them. Types from export data have no comments in
-// hand, so it reads the source file the position names (once per file).
-func typeComments(obj *types.TypeName, fset *token.FileSet) []string {
-	if fset == nil || !obj.Pos().IsValid() {
+// kubebuilder scaffolds them.
+func (src *Source) typeComments(obj *types.TypeName) []string {
+	if src == nil || src.pass == nil || src.pass.Fset == nil || !obj.Pos().IsValid() {
 		return nil
 	}
-	pos := fset.Position(obj.Pos())
-	lines := fileLines(pos.Filename)
+	tf := src.pass.Fset.File(obj.Pos())
+	if tf == nil {
+		return nil
+	}
+	// The file and line as recorded, not as //line directives say: the
+	// lines are read from that file.
+	pos := tf.PositionFor(obj.Pos(), false)
+	lines := src.fileLines(pos.Filename)
 	if pos.Line < 1 || pos.Line > len(lines) {
 		return nil
 	}
@@ -149,27 +174,28 @@ func typeComments(obj *types.TypeName, fset *token.FileSet) []string {
 	return out
 }
 
-var (
-	linesMu    sync.Mutex
-	linesCache = map[string][]string{}
-)
-
-// fileLines reads a source file once per process.
-func fileLines(name string) []string {
-	linesMu.Lock()
-	defer linesMu.Unlock()
-	if l, ok := linesCache[name]; ok {
+// fileLines reads a source file once per Source.
+func (src *Source) fileLines(name string) []string {
+	if l, ok := src.lines[name]; ok {
 		return l
 	}
+	var data []byte
+	var err error
+	if src.pass.ReadFile != nil {
+		data, err = src.pass.ReadFile(name)
+	}
+	if src.pass.ReadFile == nil || err != nil {
+		data, err = os.ReadFile(name)
+	}
 	var lines []string
-	if data, err := os.ReadFile(name); err == nil {
+	if err == nil {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(make([]byte, 1024*1024), 16*1024*1024)
 		for sc.Scan() {
 			lines = append(lines, sc.Text())
 		}
 	}
-	linesCache[name] = lines
+	src.lines[name] = lines
 	return lines
 }
 

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -106,7 +105,7 @@ func (s Status) IgnoresMeta(field string) bool {
 // apiextensions status strategy keeps only .status). Anything else —
 // interfaces, unstructured objects, custom types without the marker, kinds
 // without a StatusREST — has the zero Status: not known to have one.
-func StatusOf(t types.Type, fset *token.FileSet) Status {
+func StatusOf(t types.Type, src *Source) Status {
 	n := Named(t)
 	if n == nil || n.Obj().Pkg() == nil {
 		return Status{}
@@ -132,7 +131,7 @@ func StatusOf(t types.Type, fset *token.FileSet) Status {
 		}
 		return Status{}
 	}
-	if hasObjectMeta(n) && hasMarker(n.Obj(), fset, "+kubebuilder:subresource:status") {
+	if hasObjectMeta(n) && hasMarker(n.Obj(), src, "+kubebuilder:subresource:status") {
 		return Status{Subresource: true, MetaIgnored: allMeta, Custom: true}
 	}
 	return Status{}
@@ -140,8 +139,8 @@ func StatusOf(t types.Type, fset *token.FileSet) Status {
 
 // hasMarker reports whether the comments right above a type's declaration
 // (typeComments) hold the marker.
-func hasMarker(obj *types.TypeName, fset *token.FileSet, marker string) bool {
-	return slices.Contains(typeComments(obj, fset), marker)
+func hasMarker(obj *types.TypeName, src *Source, marker string) bool {
+	return slices.Contains(src.typeComments(obj), marker)
 }
 
 // WriteKind says what part of an object a client call writes.

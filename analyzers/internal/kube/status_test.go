@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
@@ -33,6 +34,7 @@ func typeIn(t *testing.T, pkg *packages.Package, path, name string) types.Type {
 
 func TestStatusOf(t *testing.T) {
 	pkg := loadStatusFixture(t)
+	src := kube.NewSource(&analysis.Pass{Fset: pkg.Fset, Files: pkg.Syntax})
 	for _, tc := range []struct {
 		path, name  string
 		subresource bool
@@ -68,16 +70,16 @@ func TestStatusOf(t *testing.T) {
 	} {
 		typ := typeIn(t, pkg, tc.path, tc.name)
 		for _, v := range []types.Type{typ, types.NewPointer(typ)} {
-			got := kube.StatusOf(v, pkg.Fset)
+			got := kube.StatusOf(v, src)
 			if got.Subresource != tc.subresource || got.Custom != tc.custom || !slices.Equal(got.MetaIgnored, tc.metaIgnored) {
 				t.Errorf("StatusOf(%s) = %+v, want subresource %v, meta ignored %v, custom %v", v, got, tc.subresource, tc.metaIgnored, tc.custom)
 			}
 		}
 	}
-	if got := kube.StatusOf(types.Typ[types.Int], pkg.Fset); got.Subresource {
+	if got := kube.StatusOf(types.Typ[types.Int], src); got.Subresource {
 		t.Errorf("StatusOf(int) = %+v", got)
 	}
-	pod := kube.StatusOf(typeIn(t, pkg, "k8s.io/api/core/v1", "Pod"), pkg.Fset)
+	pod := kube.StatusOf(typeIn(t, pkg, "k8s.io/api/core/v1", "Pod"), src)
 	if !pod.IgnoresMeta(kube.MetaOwnerReferences) || pod.IgnoresMeta(kube.MetaLabels) {
 		t.Errorf("Pod's status update resets owner references only; got %v", pod.MetaIgnored)
 	}
