@@ -25,8 +25,11 @@ var ctrllintBin string
 const suiteEnv = "CTRLLINT_TEST_SUITE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(suiteEnv) == "1" {
+	switch os.Getenv(suiteEnv) {
+	case "1":
 		os.Exit(entry(os.Args[1:], testSuite()))
+	case "slow":
+		os.Exit(entry(os.Args[1:], slowSuite()))
 	}
 	dir, err := os.MkdirTemp("", "ctrllint-test-")
 	if err != nil {
