@@ -169,7 +169,9 @@ func positionIn(file string, content []byte, off int) driver.Position {
 	return p
 }
 
-func lineCol(p driver.Position) driver.Position { return driver.Position{Line: p.Line, Column: p.Column} }
+func lineCol(p driver.Position) driver.Position {
+	return driver.Position{Line: p.Line, Column: p.Column}
+}
 
 // jsonString is s as JSON carries it: invalid UTF-8 bytes become U+FFFD.
 func jsonString(s string) string { return string([]rune(s)) }
