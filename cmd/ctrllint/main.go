@@ -25,7 +25,7 @@ func main() {
 // a vet tool, so both modes are compared on the same analyzers.
 func entry(args []string, s suite) int {
 	if isVetInvocation(args) {
-		runVet(s.analyzers) // exits
+		runVet(args, s.analyzers) // exits
 	}
 	ctx, stop := withSignals(context.Background())
 	defer stop()
