@@ -5,7 +5,7 @@ GO       ?= go
 BIN      := bin/ctrllint
 FIXTURES := $(wildcard testdata/src/*/go.mod)
 
-.PHONY: all build example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz \
+.PHONY: all build example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz fuzz-smoke \
 	e2e e2e-binaries e2e-if-possible e2e-smoke
 
 all: build
@@ -56,7 +56,7 @@ lint: build
 TEST_EXTRA :=
 -include make/*.mk
 
-test: vet unit lint example e2e-if-possible $(TEST_EXTRA)
+test: vet unit lint example fuzz-smoke e2e-if-possible $(TEST_EXTRA)
 
 # End-to-end tests: the runtime's example controller against a real
 # kube-apiserver and etcd (envtest). hack/e2e-binaries.sh builds both from the
@@ -94,13 +94,32 @@ docs:
 	$(GO) test ./analyzers -run TestDocsUpToDate -update
 
 # Fuzz what takes arbitrary input: suppression directives, doc.go parsing,
-# the golangci-lint plugin's settings. The seeds run in `make test` as
-# ordinary tests; this runs the fuzzers (FUZZTIME each).
+# the golangci-lint plugin's settings, the editor server's frames and
+# messages, go vet's unit config, and the output formats (read back). The
+# seeds run in `make test` as ordinary tests; `make fuzz` runs each fuzzer
+# for FUZZTIME, and `make test` for FUZZ_SMOKE_TIME (fuzz-smoke).
 FUZZTIME ?= 30s
+FUZZ_SMOKE_TIME ?= 4s
+FUZZ_TARGETS := \
+	FuzzParse:./analyzers/internal/directive \
+	FuzzParse:./analyzers/internal/manual \
+	FuzzParseSettings:./plugin \
+	FuzzFrames:./internal/lsp \
+	FuzzVetConfig:./cmd/ctrllint \
+	FuzzOutputRoundTrip:./cmd/ctrllint
+
+define run-fuzzers
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  echo "$(GO) test -run '^$$' -fuzz '^$${t%%:*}$$' -fuzztime $(1) $${t#*:}"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}\$$" -fuzztime $(1) $${t#*:}; \
+	done
+endef
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./analyzers/internal/directive
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./analyzers/internal/manual
-	$(GO) test -run '^$$' -fuzz FuzzParseSettings -fuzztime $(FUZZTIME) ./plugin
+	$(call run-fuzzers,$(FUZZTIME))
+
+fuzz-smoke:
+	$(call run-fuzzers,$(FUZZ_SMOKE_TIME))
 
 # Benchmarks: the micro-benchmarks (go test -bench: each analyzer on the
 # fixtures), then ctrllint side by side with the floor (go/packages loading

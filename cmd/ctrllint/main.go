@@ -4,11 +4,14 @@
 //	go vet -vettool=$(command -v ctrllint) packages...
 //
 // Run ctrllint -h for the flags. Exit status: 0 nothing found, 1 findings
-// reported, 2 the packages could not be loaded or analysed, or bad usage.
+// reported, 2 the packages could not be loaded or analysed, or bad usage,
+// 130 and 143 interrupted by SIGINT and SIGTERM.
 package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 )
 
@@ -22,10 +25,25 @@ func main() {
 // a vet tool, so both modes are compared on the same analyzers.
 func entry(args []string, s suite) int {
 	if isVetInvocation(args) {
-		runVet(s.analyzers) // exits
+		runVet(args, s.analyzers) // exits
 	}
+	ctx, stop := withSignals(context.Background())
+	defer stop()
 	if isLSPInvocation(args) {
-		return runLSP(context.Background(), args[1:], os.Stdin, os.Stdout, os.Stderr, s)
+		return interruptStatus(ctx, runLSP(ctx, args[1:], os.Stdin, os.Stdout, os.Stderr, s), "ctrllint lsp", os.Stderr)
 	}
-	return run(context.Background(), args, os.Stdout, os.Stderr, s)
+	return interruptStatus(ctx, run(ctx, args, os.Stdout, os.Stderr, s), "ctrllint", os.Stderr)
+}
+
+// interruptStatus is the exit status of a run that returned code: the
+// signal's, if one arrived while it ran, whatever the run made of it.
+// run reports a signal that cut the analysis short itself; one that came
+// later, or that ended the language server, is reported here.
+func interruptStatus(ctx context.Context, code int, prog string, stderr io.Writer) int {
+	st, ok := signalStatus(ctx)
+	if !ok || code == st {
+		return code
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", prog, context.Cause(ctx))
+	return st
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,8 +26,18 @@ var ctrllintBin string
 const suiteEnv = "CTRLLINT_TEST_SUITE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(suiteEnv) == "1" {
+	switch os.Getenv(suiteEnv) {
+	case "1":
 		os.Exit(entry(os.Args[1:], testSuite()))
+	case "slow":
+		os.Exit(entry(os.Args[1:], slowSuite()))
+	}
+	flag.Parse()
+	if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" {
+		// Fuzzing (the coordinator and each worker run TestMain): the
+		// fuzz targets run no command, and building it took most of
+		// fuzz-smoke's time.
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "ctrllint-test-")
 	if err != nil {

@@ -223,7 +223,10 @@ func artifact(wd, file string) sarifLocation {
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
 		return sarifLocation{URI: fileURI(file, false)}
 	}
-	return sarifLocation{URI: (&url.URL{Path: filepath.ToSlash(r)}).EscapedPath(), URIBaseID: srcRoot}
+	// String, not EscapedPath: a relative reference whose first segment
+	// holds a colon ("a:b.go") reads as a URI of scheme "a" unless
+	// written "./a:b.go" (RFC 3986, 4.2), which String does.
+	return sarifLocation{URI: (&url.URL{Path: filepath.ToSlash(r)}).String(), URIBaseID: srcRoot}
 }
 
 // fileURI is the file: URI of an absolute path; base URIs must end in "/".

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
 )
@@ -11,6 +14,35 @@ import (
 // editors, terminals and CI log viewers turn into links.
 func writeText(w io.Writer, findings []driver.Finding, rel func(string) string) {
 	for _, f := range findings {
-		fmt.Fprintf(w, "%s:%d:%d: %s (%s)\n", rel(f.Pos.File), f.Pos.Line, f.Pos.Column, f.Message, f.Analyzer)
+		fmt.Fprintf(w, "%s:%d:%d: %s (%s)\n", textFile(rel(f.Pos.File)), f.Pos.Line, f.Pos.Column, textMessage(f.Message), f.Analyzer)
 	}
+}
+
+// textMessage is the message as printed: as it is, unless that would not
+// read back as one finding on one line, or would reach the terminal as
+// more than text (a newline, a carriage return, an escape sequence, a
+// tab, a bidirectional override: any character strconv.IsPrint refuses),
+// or is not UTF-8; then as a Go string literal (strconv.Quote), which
+// also is how a message starting with a quote is printed, so that a
+// reader can tell the two apart.
+func textMessage(s string) string {
+	if needsQuoting(s) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// textFile is the file name as printed: as textMessage prints a message,
+// and quoted also when it holds ": ", which would make the position's end
+// ambiguous.
+func textFile(s string) string {
+	if needsQuoting(s) || strings.Contains(s, ": ") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func needsQuoting(s string) bool {
+	return strings.HasPrefix(s, `"`) || !utf8.ValidString(s) ||
+		strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) })
 }

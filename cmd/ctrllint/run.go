@@ -151,6 +151,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		// Their scopes must not depend on what else was decoded.
 		WholePackages: analyzers.WholePackages(),
 	})
+	if st, ok := signalStatus(ctx); ok {
+		// Whatever Analyze returned is incomplete: nothing is printed or
+		// fixed. It has returned, so the go command it ran has exited.
+		fmt.Fprintf(stderr, "ctrllint: %v\n", context.Cause(ctx))
+		return st
+	}
 	var loadErr *driver.LoadError
 	if err != nil && !errors.As(err, &loadErr) {
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -29,7 +35,13 @@ func isVetInvocation(args []string) bool {
 // per analyzer. -enable and -disable are added as aliases for those so
 // that they keep their meaning under go vet (go vet forwards them because
 // -flags lists them).
-func runVet(all []*analysis.Analyzer) {
+func runVet(args []string, all []*analysis.Analyzer) {
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		if _, err := readVetConfig(args[len(args)-1]); err != nil {
+			fmt.Fprintf(os.Stderr, "ctrllint: %v\n", err)
+			os.Exit(exitError)
+		}
+	}
 	flag.Var(&vetSelect{all: all, value: "true"}, "enable", "comma-separated analyzers to run (default all)")
 	flag.Var(&vetSelect{all: all, value: "false"}, "disable", "comma-separated analyzers not to run")
 	unitchecker.Main(all...)
@@ -57,4 +69,46 @@ func (v *vetSelect) Set(s string) error {
 	}
 	v.names = s
 	return nil
+}
+
+// readVetConfig reads the unit config go vet passes and checks it for
+// what the go command always writes, before unitchecker, which reads it
+// again, takes it as it is: a lone JSON object naming the package and its
+// Go files. What is not that gets an error naming the file.
+func readVetConfig(name string) (*unitchecker.Config, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("go vet's unit config: %v", err)
+	}
+	cfg, err := parseVetConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("go vet's unit config %s: %v", name, err)
+	}
+	return cfg, nil
+}
+
+func parseVetConfig(data []byte) (*unitchecker.Config, error) {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	cfg := new(unitchecker.Config)
+	if err := dec.Decode(cfg); err != nil {
+		return nil, fmt.Errorf("not a unit config: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more than one JSON value")
+	}
+	if cfg.ImportPath == "" {
+		return nil, errors.New("no ImportPath")
+	}
+	if len(cfg.GoFiles) == 0 {
+		return nil, fmt.Errorf("package %s has no GoFiles", cfg.ImportPath)
+	}
+	for _, files := range [][]string{cfg.GoFiles, cfg.NonGoFiles, cfg.IgnoredFiles} {
+		if slices.Contains(files, "") {
+			return nil, fmt.Errorf("package %s has a file without a name", cfg.ImportPath)
+		}
+	}
+	return cfg, nil
 }

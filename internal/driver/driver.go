@@ -169,6 +169,12 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 }
 
 func analyzeUncached(ctx context.Context, cfg *Config) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		// The cached path falls back here when its listing fails, as it
+		// does when cancelled: starting the go command again would be
+		// for nothing.
+		return &Result{}, err
+	}
 	if !cfg.SourceDeps {
 		s, err := analyzeStreaming(ctx, cfg)
 		return s.res, err

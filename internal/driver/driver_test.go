@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -331,5 +332,49 @@ func BenchmarkLoadAndAnalyze(b *testing.B) {
 		if len(res.Findings) != 20 {
 			b.Fatalf("%d findings", len(res.Findings))
 		}
+	}
+}
+
+// A cancelled run fails with the context's error, not as packages that
+// did not load (the front end tells them apart to exit as a signal
+// asks), and stores nothing in the cache, whether or not it was used.
+func TestAnalyzeCancelled(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{"a.go": badGo})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cache := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		cache string
+	}{{"no cache", ""}, {"new cache", cache}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}, CacheDir: tc.cache}
+			res, err := driver.Analyze(ctx, cfg)
+			var le *driver.LoadError
+			if !errors.Is(err, context.Canceled) || errors.As(err, &le) {
+				t.Errorf("error %v (%T), want context.Canceled", err, err)
+			}
+			if res != nil && len(res.Findings) > 0 {
+				t.Errorf("findings from a cancelled run: %v", lines(dir, res.Findings))
+			}
+		})
+	}
+	// A used cache: the listing for its keys fails as cancelled, and
+	// nothing falls back to listing again.
+	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}, CacheDir: cache}
+	if _, err := driver.Analyze(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(badGo+"\nfunc G() { bad() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := driver.Analyze(ctx, cfg)
+	var le *driver.LoadError
+	if !errors.Is(err, context.Canceled) || errors.As(err, &le) {
+		t.Errorf("used cache: error %v (%T), want context.Canceled", err, err)
+	}
+	res, err := driver.Analyze(context.Background(), cfg)
+	if err != nil || len(res.Findings) != 3 {
+		t.Errorf("after the cancelled run: %v %v", err, lines(dir, res.Findings))
 	}
 }

@@ -75,6 +75,11 @@ func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
 		return nil, ErrNoPatterns
 	}
 	listed, err := packages.Load(packagesConfig(ctx, cfg, listMode), cfg.Patterns...)
+	if ctx.Err() != nil {
+		// The go command was interrupted: what it said, or listed, is
+		// not about the packages.
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
 	}

@@ -9,12 +9,14 @@
 // for it, since their offsets would no longer fit.
 //
 // It is built on go.lsp.dev/protocol (the LSP types, generated from the
-// specification's meta-model) and go.lsp.dev/jsonrpc2 (the transport).
+// specification's meta-model) and go.lsp.dev/jsonrpc2 (the transport), but
+// reads its messages itself (transport.go).
 package lsp
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,13 +77,20 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	s.work, s.stopWork = context.WithCancel(ctx)
 	defer s.stopWork()
 
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(Codec{}))
+	st := newStream(rwc)
+	conn := jsonrpc2.NewConn(st, jsonrpc2.WithCodec(Codec{}))
 	s.client = protocol.ClientDispatcher(conn)
+	st.log = s.logf
 	conn.Go(ctx, s.handler())
 
 	select {
 	case <-s.exit:
-	case <-conn.Done(): // the client closed the connection
+	case <-conn.Done():
+		if err := conn.Err(); err != nil {
+			fmt.Fprintf(opts.Log, "reading from the client: %v\n", err)
+		} else if ctx.Err() == nil {
+			fmt.Fprintln(opts.Log, "the client closed the connection without the exit notification")
+		}
 	case <-ctx.Done():
 	}
 	s.mu.Lock()
@@ -168,7 +177,16 @@ func (s *server) handler() jsonrpc2.Handler {
 	h := protocol.ServerHandler(s, nil)
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		if req.IsCall() {
-			return h(ctx, req)
+			res, err := h(ctx, req)
+			if errors.Is(err, jsonrpc2.ErrParse) {
+				// The protocol package's word for params that do not
+				// decode; the message itself was JSON, or the stream
+				// would have answered it.
+				detail := strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": ")
+				s.logf("refused a %s request: invalid params: %s", req.Method(), detail)
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params for %s: %s", req.Method(), detail)
+			}
+			return res, err
 		}
 		if _, err := h(ctx, req); err != nil {
 			s.logf("ignoring notification %s: %v", req.Method(), err)
