@@ -106,7 +106,9 @@ FUZZ_TARGETS := \
 	FuzzParseSettings:./plugin \
 	FuzzFrames:./internal/lsp \
 	FuzzVetConfig:./cmd/ctrllint \
-	FuzzOutputRoundTrip:./cmd/ctrllint
+	FuzzOutputRoundTrip:./cmd/ctrllint \
+	FuzzDecodeEntry:./internal/driver \
+	FuzzEntryRoundTrip:./internal/driver
 
 define run-fuzzers
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -85,6 +85,10 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 			defer close(made)
 			rc, _ = newResultCache(ctx, cfg, start)
 		}()
+		// The go command it runs is waited for even when nothing is
+		// stored (a cancelled run, a failed listing): Analyze leaves no
+		// child process behind.
+		defer func() { <-made }()
 		return analyzeUnused(ctx, cfg, func() *resultCache {
 			<-made
 			return rc
