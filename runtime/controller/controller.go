@@ -109,8 +109,8 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 	// WaitForCacheSync functions poll every 100ms.
 	if !cache.WaitFor(stop, "caches of "+c.name, c.synced...) {
 		c.queue.ShutDown()
-		if ctx.Err() != nil || stop.Err() != nil {
-			return nil // stopped before the caches synced: nothing ran
+		if stop.Err() != nil {
+			return nil // stopped or lost the lease before the caches synced: nothing ran
 		}
 		return fmt.Errorf("controller %s: caches did not sync", c.name)
 	}

@@ -26,10 +26,11 @@ type LeaderElection struct {
 // LeaseDuration-RenewDeadline-RetryPeriod (what is left before another
 // replica can take the lease over) or the drain timeout, whichever is
 // shorter. Exit the process then: a new leader may be acting on the same
-// objects, and a sync left running would act alongside it. When ctx is cancelled
-// instead, the lease is kept while in-flight syncs drain and released
-// after, so the next leader starts at once but not while this one still
-// acts.
+// objects, and a sync left running would act alongside it.
+//
+// When ctx is cancelled instead, the lease is kept while in-flight syncs
+// drain and released after, so the next leader starts at once but not
+// while this one still acts.
 func WithLeaderElection[K comparable](le LeaderElection) Option[K] {
 	return func(o *options[K]) { o.leader = &le }
 }
