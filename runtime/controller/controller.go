@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
@@ -66,9 +67,11 @@ func (c *Controller[K]) Len() int { return c.queue.Len() }
 func (c *Controller[K]) NumRequeues(key K) int { return c.queue.NumRequeues(key) }
 
 // Run waits for the caches, runs workers until ctx is cancelled, then
-// stops taking new keys, lets in-flight syncs finish (ShutDownWithDrain)
-// and returns once every worker has exited. With leader election it does
-// all that only while leading.
+// stops taking keys (keys still queued are left), lets in-flight syncs
+// finish with a live context (WithDrainTimeout bounds that) and returns
+// once every worker has exited. With leader election it does all that only
+// while leading; see WithLeaderElection for what happens when the lease is
+// lost.
 func (c *Controller[K]) Run(ctx context.Context, workers int) error {
 	if workers < 1 {
 		return fmt.Errorf("controller %s: workers must be at least 1, got %d", c.name, workers)
@@ -76,66 +79,120 @@ func (c *Controller[K]) Run(ctx context.Context, workers int) error {
 	if c.opts.leader != nil {
 		return c.runLeading(ctx, workers)
 	}
-	return c.run(ctx, workers)
+	return c.run(ctx, nil, workers)
 }
 
-func (c *Controller[K]) run(ctx context.Context, workers int) error {
+// run runs the workers until ctx is done (shutdown: drain) or lease is
+// done (leadership lost: the syncs' context is cancelled at once, and Run
+// waits for them no longer than abandonAfter). lease is nil without leader
+// election.
+func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int) error {
+	// stop ends the taking of keys, for either reason.
+	stop, stopTaking := context.WithCancel(ctx)
+	defer stopTaking()
+	// Syncs get a context that outlives ctx by the drain: in-flight work
+	// finishes instead of failing half-way, unless the drain takes longer
+	// than the drain timeout. It does not outlive the lease: once another
+	// replica may act, nothing here may still be acting on its behalf.
+	syncCtx, cancelSyncs := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelSyncs()
+	var lost <-chan struct{}
+	if lease != nil {
+		lost = lease.ctx.Done()
+		defer context.AfterFunc(lease.ctx, func() {
+			cancelSyncs()
+			stopTaking()
+		})()
+	}
+
 	// WaitFor is woken by the caches themselves; the older
 	// WaitForCacheSync functions poll every 100ms.
-	if !cache.WaitFor(ctx, "caches of "+c.name, c.synced...) {
+	if !cache.WaitFor(stop, "caches of "+c.name, c.synced...) {
 		c.queue.ShutDown()
-		if ctx.Err() != nil {
-			return nil // stopped before the caches synced: nothing ran
+		if stop.Err() != nil {
+			return nil // stopped or lost the lease before the caches synced: nothing ran
 		}
 		return fmt.Errorf("controller %s: caches did not sync", c.name)
 	}
-	// Syncs get a context that outlives ctx by the drain: in-flight work
-	// finishes instead of failing half-way, unless the drain takes longer
-	// than the drain timeout.
-	syncCtx, cancelSyncs := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelSyncs()
 
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for c.processNext(syncCtx) {
+			for c.processNext(stop, syncCtx) {
 			}
 		})
 	}
-	<-ctx.Done()
+	<-stop.Done()
 	if c.opts.drainTimeout > 0 {
 		timer := time.AfterFunc(c.opts.drainTimeout, cancelSyncs)
 		defer timer.Stop()
 	}
-	c.queue.ShutDownWithDrain() // no new keys; wait for in-flight ones to be Done
-	// The delaying queue under the rate limiter stops its own goroutine only
-	// on ShutDown, not on ShutDownWithDrain: without this call it leaks.
+	// Wakes the workers waiting in Get. Keys still queued are not taken:
+	// processNext checks stop first. (ShutDown also stops the delaying
+	// queue's goroutine, which ShutDownWithDrain alone leaks.)
 	c.queue.ShutDown()
-	wg.Wait()
+	exited := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+		return nil
+	case <-lost:
+	}
+	timer := time.NewTimer(lease.abandonAfter)
+	defer timer.Stop()
+	select {
+	case <-exited:
+	case <-timer.C:
+		utilruntime.HandleErrorWithContext(ctx, nil, "Syncs still running after leadership was lost; exit the process",
+			"controller", c.name, "waited", lease.abandonAfter)
+	}
 	return nil
 }
 
 // processNext takes one key and settles it: Done always, Forget on success
-// and on giving up, AddRateLimited while retries remain.
-func (c *Controller[K]) processNext(ctx context.Context) bool {
+// and on giving up, a rate-limited requeue while retries remain. It takes
+// nothing once stop is done, even when keys are still queued.
+func (c *Controller[K]) processNext(stop, ctx context.Context) bool {
+	if stop.Err() != nil {
+		return false
+	}
 	key, shutdown := c.queue.Get()
 	if shutdown {
 		return false
 	}
 	// Done releases the key: until then the queue hands it to no one else.
 	defer c.queue.Done(key)
+	if stop.Err() != nil {
+		return false // stopped while waiting in Get
+	}
 
 	err := c.syncRecovering(ctx, key)
 	switch {
 	case err == nil:
 		c.queue.Forget(key) // clear its backoff history
+	case stop.Err() != nil:
+		return false // the queue is shut down: no retry, and no give-up to report
 	case c.queue.NumRequeues(key) < c.opts.maxRetries:
-		c.queue.AddRateLimited(key) // retry with backoff
+		c.queue.AddAfter(key, c.retryDelay(key, err))
 	default:
 		c.queue.Forget(key) // give up; the next event starts afresh
 		c.opts.onGiveUp(key, err)
 	}
 	return true
+}
+
+// retryDelay is the rate limiter's backoff for key, or the delay the API
+// server asked for (429 and 5xx with Retry-After, server timeouts) when
+// that is longer: retrying earlier only earns another refusal.
+func (c *Controller[K]) retryDelay(key K, err error) time.Duration {
+	d := c.opts.rateLimiter.When(key) // counts the retry, as AddRateLimited does
+	if seconds, ok := apierrors.SuggestsClientDelay(err); ok {
+		d = max(d, time.Duration(seconds)*time.Second)
+	}
+	return d
 }
 
 // syncRecovering turns a panic in the sync into an error, so one bad

@@ -12,6 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -39,7 +45,7 @@ const (
 
 // e2eControlPlane starts kube-apiserver and etcd on 127.0.0.1 and stops them
 // (apiserver first) when the test ends.
-func e2eControlPlane(t *testing.T) *rest.Config {
+func e2eControlPlane(t *testing.T) (*rest.Config, *envtest.Environment) {
 	t.Helper()
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		t.Fatal("KUBEBUILDER_ASSETS is not set: it must name the directory holding kube-apiserver and etcd; " +
@@ -52,6 +58,10 @@ func e2eControlPlane(t *testing.T) *rest.Config {
 	env.ControlPlane.GetAPIServer().Configure().
 		Set("advertise-address", "127.0.0.1").
 		Set("endpoint-reconciler-type", "none")
+	// A directory of our own keeps the serving certificates across a restart
+	// of kube-apiserver: envtest makes new ones, under a new CA, in a
+	// directory it allocated itself.
+	env.ControlPlane.GetAPIServer().CertDir = t.TempDir()
 	start := time.Now()
 	cfg, err := env.Start()
 	if err != nil {
@@ -65,11 +75,11 @@ func e2eControlPlane(t *testing.T) *rest.Config {
 		}
 	})
 	t.Logf("control plane up in %v at %s", time.Since(start).Round(time.Millisecond), cfg.Host)
-	return cfg
+	return cfg, env
 }
 
 func TestGuardControllerE2E(t *testing.T) {
-	cfg := e2eControlPlane(t)
+	cfg, _ := e2eControlPlane(t)
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +207,160 @@ func TestGuardControllerE2E(t *testing.T) {
 		t.Fatal("Run did not return within 10s of cancellation")
 	}
 	t.Logf("Run returned %v after cancellation", time.Since(start).Round(time.Millisecond))
+}
+
+// TestAPIServerRestartE2E: kube-apiserver stops while the controller is
+// reconciling a batch of Deployments and comes back a few seconds later on
+// the same address, with etcd and its data kept. The controller's writes
+// fail meanwhile and its watches break; afterwards every Deployment has
+// its children, the watches deliver again (a deleted child is re-created),
+// Run has not returned, and it returns nil once cancelled.
+func TestAPIServerRestartE2E(t *testing.T) {
+	const deployments = 20
+	const down = 3 * time.Second
+	cfg, env := e2eControlPlane(t)
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := example.New(client, factory)
+	factory.Start(ctx.Done())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx, 2) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("Run did not return within 10s of cancellation")
+		}
+		factory.Shutdown()
+	})
+
+	ns := "guard-restart"
+	if _, err := client.CoreV1().Namespaces().Create(ctx,
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var created []*appsv1.Deployment
+	for i := range deployments {
+		d, err := client.AppsV1().Deployments(ns).Create(ctx,
+			e2eDeployment(ns, fmt.Sprintf("web-%02d", i), map[string]string{example.Annotation: "true"}), metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		created = append(created, d)
+	}
+	// Mid-reconcile: the Deployments were created just now. A crash rather
+	// than a graceful stop: with the controller's watches open, a SIGTERMed
+	// kube-apiserver waits its full 60 s shutdown timeout for them, serving
+	// the in-flight requests meanwhile.
+	api := env.ControlPlane.GetAPIServer()
+	e2eKillAPIServer(t, api.CertDir)
+	killed := time.Now()
+	// What the controller had made by then, as its own caches saw it.
+	pdbs, _ := factory.Policy().V1().PodDisruptionBudgets().Lister().PodDisruptionBudgets(ns).List(labels.Everything())
+	accounts, _ := factory.Core().V1().ServiceAccounts().Lister().ServiceAccounts(ns).List(labels.Everything())
+	t.Logf("kube-apiserver killed with %d of %d children in the controller's caches", len(pdbs)+len(accounts), 2*deployments)
+	time.Sleep(down)
+	select {
+	case err := <-done:
+		t.Fatalf("Run returned while kube-apiserver was down: %v", err)
+	default:
+	}
+	// Start makes a new process on the same address, with the same
+	// certificates (the directory is ours) and etcd's data.
+	if err := api.Start(); err != nil {
+		t.Fatalf("starting kube-apiserver again: %v", err)
+	}
+	restarted := time.Now()
+	t.Logf("kube-apiserver killed, back %v later", restarted.Sub(killed).Round(time.Millisecond))
+
+	for _, d := range created {
+		e2eEventually(t, "children of "+d.Name+" after the restart", func() error {
+			pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(d.Name), metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if err := e2eControlledBy(pdb.OwnerReferences, d); err != nil {
+				return err
+			}
+			sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(d.Name), metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			return e2eControlledBy(sa.OwnerReferences, d)
+		})
+	}
+	t.Logf("all children present %v after the restart", time.Since(restarted).Round(time.Millisecond))
+
+	// The watches are back: a deletion is seen and repaired.
+	first := created[0]
+	sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(first.Name), metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.CoreV1().ServiceAccounts(ns).Delete(ctx, sa.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e2eEventually(t, "ServiceAccount "+sa.Name+" re-created after the restart", func() error {
+		got, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, sa.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if got.UID == sa.UID {
+			return fmt.Errorf("still the deleted ServiceAccount (UID %s)", sa.UID)
+		}
+		return nil
+	})
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run returned %v after cancellation, want nil", err)
+		}
+		done <- nil // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10s of cancellation")
+	}
+}
+
+// e2eKillAPIServer kills (SIGKILL) the kube-apiserver serving from
+// certDir, a directory of this test's own, and waits for it to be gone.
+func e2eKillAPIServer(t *testing.T, certDir string) {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		args := strings.Split(string(cmdline), "\x00")
+		if filepath.Base(args[0]) != "kube-apiserver" || !slices.Contains(args, "--cert-dir="+certDir) {
+			continue
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("killing kube-apiserver (pid %d): %v", pid, err)
+		}
+		e2eEventually(t, "kube-apiserver to be gone", func() error {
+			if _, err := os.Stat(filepath.Join("/proc", e.Name())); err == nil {
+				return fmt.Errorf("pid %d still exists", pid)
+			}
+			return nil
+		})
+		return
+	}
+	t.Fatalf("no kube-apiserver process with --cert-dir=%s", certDir)
 }
 
 // e2eDeployment is a valid Deployment; envtest runs no controllers, so no Pods

@@ -2,10 +2,17 @@
 // handled the way ctrllint's tombstone analyzer asks: typed handlers key
 // deletions by DeletedObject.GetKey, which works with and without the
 // deleted object; untyped ones unwrap cache.DeletedFinalStateUnknown.
+//
+// A panic in a handler built here (in the add function or a filter's
+// predicate) is recovered and reported through utilruntime.HandleError:
+// client-go's informer would otherwise crash the process (its default), or
+// drop the event and deliver nothing more to the handler for a second.
 package handler
 
 import (
 	"fmt"
+	"reflect"
+	"runtime/debug"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,11 +26,11 @@ type Key = cache.ObjectName
 // Enqueue returns typed handler funcs that add the key of every added,
 // updated and deleted object.
 func Enqueue[T cache.Object](add func(Key)) cache.TypedResourceEventHandlerFuncs[T] {
-	return cache.TypedResourceEventHandlerFuncs[T]{
+	return recovering(cache.TypedResourceEventHandlerFuncs[T]{
 		AddFunc:    func(obj T) { add(keyOf(obj)) },
 		UpdateFunc: func(_, obj T) { add(keyOf(obj)) },
 		DeleteFunc: func(d cache.DeletedObject[T]) { add(d.GetObjectName()) },
-	}
+	})
 }
 
 func keyOf[T cache.Object](obj T) Key {
@@ -35,6 +42,7 @@ func keyOf[T cache.Object](obj T) Key {
 // key.
 func EnqueueUntyped(add func(Key)) cache.ResourceEventHandlerFuncs {
 	enqueue := func(obj any) {
+		defer recoverEvent(obj)
 		name, err := cache.DeletionHandlingObjectToName(obj)
 		if err != nil {
 			utilruntime.HandleError(fmt.Errorf("no key for %T: %w", obj, err))
@@ -68,7 +76,7 @@ func EnqueueOwner[T Object](owner schema.GroupKind, add func(Key)) cache.TypedRe
 			add(key)
 		}
 	}
-	return cache.TypedResourceEventHandlerFuncs[T]{
+	return recovering(cache.TypedResourceEventHandlerFuncs[T]{
 		AddFunc: enqueue,
 		UpdateFunc: func(old, cur T) {
 			enqueue(cur)
@@ -81,7 +89,7 @@ func EnqueueOwner[T Object](owner schema.GroupKind, add func(Key)) cache.TypedRe
 			}
 			enqueue(d.OptionalObj)
 		},
-	}
+	})
 }
 
 // OwnerKey resolves a child's controller reference to its owner's key, if
@@ -101,15 +109,91 @@ func OwnerKey[T Object](child T, owner schema.GroupKind) (Key, bool) {
 
 // Filter wraps a typed handler with a predicate that lets deletions
 // through even when the informer has no copy of the deleted object (the
-// filter then receives the zero T, which keep is never asked about).
+// filter then receives the zero T, which keep is never asked about). An
+// object on which keep panics is let through too: the sync decides, and a
+// key is not lost to a bad predicate.
 func Filter[T cache.Object](keep func(T) bool, h cache.TypedResourceEventHandler[T]) cache.TypedFilteringResourceEventHandler[T] {
 	return cache.TypedFilteringResourceEventHandler[T]{
-		FilterFunc: func(obj T) bool {
+		FilterFunc: func(obj T) (pass bool) {
 			var none T
-			return obj == none || keep(obj)
+			if obj == none {
+				return true
+			}
+			defer func() {
+				if r := recover(); r != nil {
+					reportPanic("filter", obj, r)
+					pass = true
+				}
+			}()
+			return keep(obj)
 		},
-		Handler: h,
+		Handler: recoveringHandler[T]{h},
 	}
+}
+
+// recovering makes each of h's funcs report a panic instead of crashing
+// the informer's delivery goroutine.
+func recovering[T cache.Object](h cache.TypedResourceEventHandlerFuncs[T]) cache.TypedResourceEventHandlerFuncs[T] {
+	add, update, del := h.AddFunc, h.UpdateFunc, h.DeleteFunc
+	h.AddFunc = func(obj T) {
+		defer recoverEvent(obj)
+		add(obj)
+	}
+	h.UpdateFunc = func(old, obj T) {
+		defer recoverEvent(obj)
+		update(old, obj)
+	}
+	h.DeleteFunc = func(d cache.DeletedObject[T]) {
+		defer recoverEvent(d.GetObjectName())
+		del(d)
+	}
+	return h
+}
+
+// recoveringHandler is recovering for any typed handler.
+type recoveringHandler[T cache.Object] struct {
+	h cache.TypedResourceEventHandler[T]
+}
+
+func (r recoveringHandler[T]) OnAdd(obj T, initial bool) {
+	defer recoverEvent(obj)
+	r.h.OnAdd(obj, initial)
+}
+
+func (r recoveringHandler[T]) OnUpdate(old, obj T) {
+	defer recoverEvent(obj)
+	r.h.OnUpdate(old, obj)
+}
+
+func (r recoveringHandler[T]) OnDelete(d cache.DeletedObject[T]) {
+	defer recoverEvent(d.GetObjectName())
+	r.h.OnDelete(d)
+}
+
+// recoverEvent, deferred, reports a panic in the handling of obj's event.
+func recoverEvent(obj any) {
+	if r := recover(); r != nil {
+		reportPanic("event handler", obj, r)
+	}
+}
+
+func reportPanic(where string, obj any, r any) {
+	utilruntime.HandleError(fmt.Errorf("%s panicked on %s: %v\n%s", where, describe(obj), r, debug.Stack()))
+}
+
+// describe names obj for a report without calling into it: a nil pointer
+// (the zero T) has no name to ask for.
+func describe(obj any) string {
+	if v := reflect.ValueOf(obj); !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
+		return fmt.Sprintf("%T(nil)", obj)
+	}
+	if name, ok := obj.(cache.ObjectName); ok {
+		return name.String()
+	}
+	if name, err := cache.DeletionHandlingObjectToName(obj); err == nil {
+		return fmt.Sprintf("%T %s", obj, name)
+	}
+	return fmt.Sprintf("%T", obj)
 }
 
 // Unwrap returns the object an untyped delete handler received, unwrapping
