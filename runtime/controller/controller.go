@@ -100,8 +100,11 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 	if lease != nil {
 		lost = lease.ctx.Done()
 		defer context.AfterFunc(lease.ctx, func() {
-			cancelSyncs()
+			// In this order: a worker whose sync returns because its
+			// context was cancelled must find the taking stopped, or
+			// it takes the next queued key.
 			stopTaking()
+			cancelSyncs()
 		})()
 	}
 
