@@ -14,14 +14,17 @@ import (
 )
 
 // A Panic is an analyzer's panic, with the position of the code being
-// analysed and the stack where it started.
+// analysed and the stack where it started. It is the one name for an
+// analyzer's crash on both sides: analyzers raise it (At), and the
+// driver's AnalyzerError carries it as its Err, with Pos zero when the
+// analyzer did not say where it was.
 type Panic struct {
 	Pos   token.Position
 	Value any
 	Stack string
 }
 
-func (p *Panic) Error() string { return fmt.Sprintf("%v (analysing %s)", p.Value, p.Pos) }
+func (p *Panic) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
 // At, deferred around the analysis of the node at pos, turns a panic into
 // a *Panic naming that position. The innermost At wins.

@@ -19,6 +19,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 // Config says what to analyse and with which analyzers.
@@ -139,6 +141,7 @@ type AnalyzerError struct {
 	// panicked, when it said (crash.At); zero otherwise (an error returned
 	// by Run does not say where).
 	Pos Position
+	// Err is the analyzer's error, or a *crash.Panic when it panicked.
 	Err error
 	// Stack is the goroutine stack when the analyzer panicked; front ends
 	// show it only when asked, since users cannot act on it.
@@ -239,11 +242,11 @@ func collect(res *Result, seen map[string]bool, graph *checker.Graph, orig map[*
 			if cause := rootCause(act); cause != act {
 				ae.Err = fmt.Errorf("required analyzer %s failed: %w", orig[cause.Analyzer].Name, cause.Err)
 			}
-			var p *panicError
+			var p *crash.Panic
 			if errors.As(ae.Err, &p) {
-				ae.Stack = p.stack
-				if p.pos.IsValid() {
-					ae.Pos = Position{File: p.pos.Filename, Offset: p.pos.Offset, Line: p.pos.Line, Column: p.pos.Column}
+				ae.Stack = p.Stack
+				if p.Pos.IsValid() {
+					ae.Pos = Position{File: p.Pos.Filename, Offset: p.Pos.Offset, Line: p.Pos.Line, Column: p.Pos.Column}
 				}
 			}
 			res.Errors = append(res.Errors, ae)

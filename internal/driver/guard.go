@@ -1,8 +1,6 @@
 package driver
 
 import (
-	"fmt"
-	"go/token"
 	"go/types"
 	"runtime/debug"
 	"sync"
@@ -12,16 +10,8 @@ import (
 
 	"github.com/ctrllint/ctrllint/internal/crash"
 	"github.com/ctrllint/ctrllint/internal/exits"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
-
-// panicError is an analyzer's panic turned into an error.
-type panicError struct {
-	value any
-	stack string
-	pos   token.Position // the analysed code's position, when the analyzer gave it (crash.At)
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 
 // guard returns stand-ins for analyzers (and everything they require)
 // whose Run recovers panics. The checker runs each analyzer on its own
@@ -42,10 +32,11 @@ func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 //
 // orig maps each stand-in back to its original.
 //
-// When rel is not nil, results that can be released (kubessa's SSA) are
-// recorded there by package, for the caller to release once the package's
-// analyzers are done: the checker keeps only the requested analyzers'
-// results, so the caller could not find them otherwise.
+// When rel is not nil, it is the run's state: lend.Analyzer hands it to
+// the analyzers, and results that hold something borrowed from it
+// (lend.Releaser) are recorded by package, for the caller to release once
+// the package's analyzers are done: the checker keeps only the requested
+// analyzers' results, so the caller could not find them otherwise.
 func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
 	orig = make(map[*analysis.Analyzer]*analysis.Analyzer)
@@ -65,6 +56,10 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases
 		if !crossPackageFacts {
 			w.FactTypes = nil
 		}
+		if a == lend.Analyzer && rel != nil {
+			w.Run = func(*analysis.Pass) (any, error) { return rel.run, nil }
+			return w
+		}
 		w.Run = func(pass *analysis.Pass) (res any, err error) {
 			inner := *pass
 			inner.Analyzer = a
@@ -79,11 +74,11 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases
 			}
 			defer func() {
 				if v := recover(); v != nil {
-					pe := &panicError{value: v, stack: string(debug.Stack())}
-					if at, ok := v.(*crash.Panic); ok {
-						pe.value, pe.stack, pe.pos = at.Value, at.Stack, at.Pos
+					p, ok := v.(*crash.Panic)
+					if !ok { // the analyzer did not say where (crash.At)
+						p = &crash.Panic{Value: v, Stack: string(debug.Stack())}
 					}
-					res, err = nil, pe
+					res, err = nil, p
 				}
 			}()
 			res, err = a.Run(&inner)
@@ -113,22 +108,20 @@ func knownNoReturn(obj types.Object) bool {
 	return ok && exits.Std(fn)
 }
 
-// A releaser is an analysis result holding something the next package can
-// reuse once nothing reads this one's result.
-type releaser interface{ Release() }
-
-// releases are the releasable results of the packages being analysed.
+// releases are the run's state lent to analyzers, and the results of the
+// packages being analysed that hold some of it.
 type releases struct {
+	run   *lend.Run
 	mu    sync.Mutex
-	byPkg map[*types.Package][]releaser
+	byPkg map[*types.Package][]lend.Releaser
 }
 
 func newReleases() *releases {
-	return &releases{byPkg: make(map[*types.Package][]releaser)}
+	return &releases{run: lend.NewRun(), byPkg: make(map[*types.Package][]lend.Releaser)}
 }
 
 func (r *releases) add(pkg *types.Package, res any) {
-	if rr, ok := res.(releaser); ok {
+	if rr, ok := res.(lend.Releaser); ok {
 		r.mu.Lock()
 		r.byPkg[pkg] = append(r.byPkg[pkg], rr)
 		r.mu.Unlock()

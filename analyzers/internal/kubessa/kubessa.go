@@ -24,6 +24,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // Analyzer builds SSA for packages that can see the Kubernetes APIs. Its
@@ -32,6 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "ctrllintssa",
 	Doc:        "build SSA form for packages that can use the Kubernetes APIs (ctrllint's buildssa)",
 	Run:        run,
+	Requires:   []*analysis.Analyzer{lend.Analyzer},
 	ResultType: reflect.TypeFor[*SSA](),
 }
 
@@ -40,7 +43,7 @@ var Analyzer = &analysis.Analyzer{
 type SSA struct {
 	Pkg      *ssa.Package
 	SrcFuncs []*ssa.Function
-	lent     *program // the program, until Release
+	lent     *lend.Program // until Release
 }
 
 // Of returns the SSA result of the pass, nil when the package cannot use
@@ -54,8 +57,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if !SeesKubernetes(pass.Pkg) {
 		return (*SSA)(nil), nil
 	}
-	lent := borrow(pass.Fset)
-	prog := lent.prog
+	var pool *lend.Programs
+	if run := lend.Of(pass); run != nil {
+		pool = run.Programs
+	}
+	lent := pool.Borrow(pass.Fset)
+	prog := lent.Prog
 	noReturn := localExits(pass)
 	prog.SetNoReturn(func(fn *types.Func) bool { return noReturn[fn] || IsExit(fn) })
 	for _, imp := range referenced(pass) {
@@ -89,6 +96,20 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	return &SSA{Pkg: pkg, SrcFuncs: funcs, lent: lent}, nil
 }
+
+// Release implements lend.Releaser: nothing reads the package's SSA form
+// any more, so its program may build another package of the run. Calling
+// it again, or on the nil result of a package that cannot see the
+// Kubernetes APIs, does nothing.
+func (s *SSA) Release() {
+	if s == nil || s.lent == nil {
+		return
+	}
+	s.lent.Return()
+	s.lent = nil
+}
+
+var _ lend.Releaser = (*SSA)(nil)
 
 // kubePrefixes are the module paths whose packages ctrllint analyses code
 // against.
