@@ -73,7 +73,7 @@ type cachedEntry struct {
 // analyzeCached is Analyze with the result cache in cfg.CacheDir.
 func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 	start := time.Now()
-	if !cfg.SourceDeps && !toolKnown(cfg.CacheDir) {
+	if !toolKnown(cfg.CacheDir) {
 		// No run of this executable used the cache (a new build, a new
 		// cache directory: CI's usual case), so nothing in it can be
 		// for this run. Asking the go command for its environment and
@@ -99,7 +99,7 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 		// go env failed: the ordinary load reports what is wrong.
 		return analyzeUncached(ctx, cfg)
 	}
-	if !cfg.SourceDeps && !rc.used() {
+	if !rc.used() {
 		return analyzeUnused(ctx, cfg, func() *resultCache { return rc })
 	}
 	roots, err := openCache(ctx, cfg, rc)
@@ -152,26 +152,11 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 // returns the result (nil when nothing could be analysed, or the checker
 // failed), the IDs of the packages analysed, and the load error.
 func analyzeFresh(ctx context.Context, cfg *Config) (*Result, []string, error) {
-	if !cfg.SourceDeps {
-		s, err := analyzeStreaming(ctx, cfg)
-		if _, ok := err.(*LoadError); err != nil && !ok {
-			return nil, nil, err
-		}
-		return s.res, s.analysed, err
-	}
-	pkgs, loadErr := Load(ctx, cfg)
-	if loadErr != nil && len(pkgs) == 0 {
-		return nil, nil, loadErr
-	}
-	res, err := Run(cfg, pkgs)
-	if err != nil {
+	s, err := analyzeStreaming(ctx, cfg)
+	if _, ok := err.(*LoadError); err != nil && !ok {
 		return nil, nil, err
 	}
-	ids := make([]string, len(pkgs))
-	for i, p := range pkgs {
-		ids[i] = p.ID
-	}
-	return res, ids, loadErr
+	return s.res, s.analysed, err
 }
 
 // openCache lists the packages and computes their keys. It fails when the
@@ -211,9 +196,9 @@ func newResultCache(ctx context.Context, cfg *Config, start time.Time) (*resultC
 		return nil, err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "ctrllint result cache v2\ntool %s\n", tool)
+	fmt.Fprintf(h, "ctrllint result cache v3\ntool %s\n", tool)
 	envJSON, _ := json.Marshal(env)
-	fmt.Fprintf(h, "env %s\ntags %q\ntests %v\nsourcedeps %v\n", envJSON, cfg.Tags, cfg.Tests, cfg.SourceDeps)
+	fmt.Fprintf(h, "env %s\ntags %q\ntests %v\n", envJSON, cfg.Tags, cfg.Tests)
 	// This process's own GODEBUG changes how go/types checks (gotypesalias
 	// and kin), whatever the go command's is.
 	fmt.Fprintf(h, "process GODEBUG %q\n", os.Getenv("GODEBUG"))

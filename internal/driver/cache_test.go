@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -277,7 +278,8 @@ func TestResultCacheFileSavedDuringRun(t *testing.T) {
 			return "package y\n\nimport \"example.com/m/x\"\n\nfunc bad() {}\n\nfunc Y() {\n\tx.X()\n" + body + "}\n"
 		}
 		dir := testanalyzers.WriteModule(t, map[string]string{"x/x.go": x, "y/y.go": y("\tbad()\n")})
-		cfg := driver.Config{CacheDir: t.TempDir(), Sequential: true}
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one worker
+		cfg := driver.Config{CacheDir: t.TempDir()}
 		a, analysed := counting()
 		cfg.Analyzers = []*analysis.Analyzer{a}
 		if _, err := analyze(t, dir, cfg); err != nil {

@@ -38,19 +38,8 @@ type Config struct {
 	Tests bool
 	// Analyzers to run.
 	Analyzers []*analysis.Analyzer
-	// SourceDeps type-checks dependencies from source and runs
-	// fact-using analyzers on them, exactly as go vet does. It is off by
-	// default because it type-checks all of client-go: without it,
-	// dependencies come from export data and facts (such as ctrlflow's
-	// "never returns", used by buildssa) do not cross package boundaries,
-	// except for the standard library's well-known exits (os.Exit,
-	// log.Fatal, t.Fatal and kin), which the driver supplies.
-	SourceDeps bool
 	// Env is the go command's environment; nil means os.Environ().
 	Env []string
-	// Sequential runs analyzers one at a time (for profiling and
-	// deterministic debugging).
-	Sequential bool
 	// CacheDir, if set, is where Analyze keeps results per package,
 	// keyed by content (cache.go): a run over unchanged packages loads
 	// nothing and analyses nothing.
@@ -178,19 +167,8 @@ func analyzeUncached(ctx context.Context, cfg *Config) (*Result, error) {
 		// for nothing.
 		return &Result{}, err
 	}
-	if !cfg.SourceDeps {
-		s, err := analyzeStreaming(ctx, cfg)
-		return s.res, err
-	}
-	pkgs, loadErr := Load(ctx, cfg)
-	if loadErr != nil && len(pkgs) == 0 {
-		return &Result{}, loadErr
-	}
-	res, err := Run(cfg, pkgs)
-	if err != nil {
-		return res, err
-	}
-	return res, loadErr
+	s, err := analyzeStreaming(ctx, cfg)
+	return s.res, err
 }
 
 // Run runs cfg.Analyzers over packages already loaded by Load with the
@@ -201,8 +179,8 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	if len(cfg.Analyzers) == 0 || len(pkgs) == 0 {
 		return &Result{}, nil
 	}
-	wrapped, orig := guard(cfg.Analyzers, cfg.SourceDeps, nil)
-	graph, err := checker.Analyze(wrapped, pkgs, &checker.Options{Sequential: cfg.Sequential})
+	wrapped, orig := guard(cfg.Analyzers, nil)
+	graph, err := checker.Analyze(wrapped, pkgs, nil)
 	if err != nil {
 		return nil, err
 	}

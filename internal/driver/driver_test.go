@@ -169,51 +169,6 @@ func TestAnalyzerFailuresAreContained(t *testing.T) {
 	}
 }
 
-// Returns depends on buildssa, hence on ctrlflow, whose no-return facts
-// about dependencies decide whether the return after log.Fatal is
-// reachable. The export-data mode must agree with the from-source mode
-// (which is what go vet computes) on the standard library's exits.
-func TestFactsAcrossPackages(t *testing.T) {
-	dir := testanalyzers.WriteModule(t, map[string]string{
-		"a.go": `package m
-
-import (
-	"log"
-	"os"
-	"testing"
-)
-
-func exits(k int, t *testing.T) int {
-	switch k {
-	case 0:
-		log.Fatal("x")
-	case 1:
-		os.Exit(1)
-	case 2:
-		t.Fatal("x")
-	case 3:
-		local()
-	default:
-		panic("x")
-	}
-	return 1
-}
-
-func local() { os.Exit(2) }
-`,
-	})
-	for _, sourceDeps := range []bool{false, true} {
-		res, err := analyze(t, dir, driver.Config{SourceDeps: sourceDeps, Analyzers: []*analysis.Analyzer{testanalyzers.Returns}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []string{"a.go:9:6-9:6: exits has 0 reachable returns (returns)"}
-		if got := lines(dir, res.Findings); !slices.Equal(got, want) || len(res.Errors) > 0 {
-			t.Errorf("SourceDeps=%v: %v %v, want %v", sourceDeps, got, res.Errors, want)
-		}
-	}
-}
-
 func TestLoadErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -323,7 +278,7 @@ func BenchmarkLoadAndAnalyze(b *testing.B) {
 		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n)\n\nfunc bad() {}\n\nfunc F(w http.ResponseWriter) {\n\tbad()\n\tfmt.Fprintln(w, %d)\n}\n", i, i)
 	}
 	dir := testanalyzers.WriteModule(b, files)
-	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall, testanalyzers.Returns}}
+	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}}
 	for b.Loop() {
 		res, err := driver.Analyze(context.Background(), cfg)
 		if err != nil {

@@ -6,10 +6,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 
 	"github.com/ctrllint/ctrllint/internal/crash"
-	"github.com/ctrllint/ctrllint/internal/exits"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
@@ -25,10 +23,9 @@ import (
 // keyed by the original analyzers, because analyzer code looks up
 // pass.ResultOf[inspect.Analyzer], not our copy.
 //
-// Unless crossPackageFacts is set, the stand-ins declare no fact types,
-// so the checker does not run them on dependencies (which are loaded
-// without syntax); facts then flow only within a package. See
-// Config.SourceDeps for what that costs.
+// The stand-ins declare no fact types, so the checker does not run them
+// on dependencies, which are loaded from export data without syntax; no
+// analyzer of the suite uses facts (analyzers' TestNogoConstraints).
 //
 // orig maps each stand-in back to its original.
 //
@@ -37,7 +34,7 @@ import (
 // (lend.Releaser) are recorded by package, for the caller to release once
 // the package's analyzers are done: the checker keeps only the requested
 // analyzers' results, so the caller could not find them otherwise.
-func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
+func guard(analyzers []*analysis.Analyzer, rel *releases) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
 	orig = make(map[*analysis.Analyzer]*analysis.Analyzer)
 	var wrap func(a *analysis.Analyzer) *analysis.Analyzer
@@ -53,9 +50,7 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases
 		for i, r := range a.Requires {
 			w.Requires[i] = wrap(r)
 		}
-		if !crossPackageFacts {
-			w.FactTypes = nil
-		}
+		w.FactTypes = nil
 		if a == lend.Analyzer && rel != nil {
 			w.Run = func(*analysis.Pass) (any, error) { return rel.run, nil }
 			return w
@@ -63,11 +58,6 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases
 		w.Run = func(pass *analysis.Pass) (res any, err error) {
 			inner := *pass
 			inner.Analyzer = a
-			if !crossPackageFacts && a == ctrlflow.Analyzer {
-				inner.ImportObjectFact = func(obj types.Object, fact analysis.Fact) bool {
-					return pass.ImportObjectFact(obj, fact) || obj.Pkg() != pass.Pkg && knownNoReturn(obj)
-				}
-			}
 			inner.ResultOf = make(map[*analysis.Analyzer]any, len(pass.ResultOf))
 			for k, v := range pass.ResultOf {
 				inner.ResultOf[orig[k]] = v
@@ -93,19 +83,6 @@ func guard(analyzers []*analysis.Analyzer, crossPackageFacts bool, rel *releases
 		wrapped = append(wrapped, wrap(a))
 	}
 	return wrapped, orig
-}
-
-// knownNoReturn reports whether obj is a standard library function that
-// never returns but that ctrlflow recognises only through facts computed
-// from the function's body, which this driver does not analyse (it only
-// loads export data for dependencies). Without it, the code after
-// log.Fatal or t.Fatal would count as reachable in SSA form, and findings
-// would differ from go vet -vettool, which computes facts for every
-// dependency. ctrlflow's only fact type, noReturn, has no fields, so
-// answering true is all that importing the fact means.
-func knownNoReturn(obj types.Object) bool {
-	fn, ok := obj.(*types.Func)
-	return ok && exits.Std(fn)
 }
 
 // releases are the run's state lent to analyzers, and the results of the

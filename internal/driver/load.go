@@ -23,7 +23,7 @@ const rootMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes |
 	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
 
-// RootMode is the packages.Mode Load uses (without SourceDeps). The
+// RootMode is the packages.Mode Load uses. The
 // benchmark's floor (hack/bench/floor) loads with it, so that the floor is
 // exactly ctrllint's own loading and type-checking, and nothing more.
 const RootMode = rootMode
@@ -80,11 +80,7 @@ func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
 	if len(cfg.Patterns) == 0 {
 		return nil, ErrNoPatterns
 	}
-	mode := rootMode
-	if cfg.SourceDeps {
-		mode |= packages.NeedDeps
-	}
-	lcfg := packagesConfig(ctx, cfg, mode)
+	lcfg := packagesConfig(ctx, cfg, rootMode)
 	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
 	if err != nil {
 		// The go command itself failed (no go.mod, bad flags, ...).

@@ -23,8 +23,7 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// The streaming path is how Analyze runs when dependencies come from
-// export data (Config.SourceDeps off, the command line's case). Load
+// The streaming path is how Analyze runs. Load
 // holds every root's syntax, types.Info and, while Run lasts, every
 // root's SSA form at once: on kubernetes' pkg/controller that is most of
 // a gigabyte. Here the go command lists the graph once (compiling
@@ -130,11 +129,8 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 	}()
 
 	workers := runtime.GOMAXPROCS(0)
-	if cfg.Sequential {
-		workers = 1
-	}
 	rel := newReleases()
-	wrapped, orig := guard(cfg.Analyzers, false, rel)
+	wrapped, orig := guard(cfg.Analyzers, rel)
 	results := make([]rootResult, len(roots))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -343,7 +339,7 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 	if len(wrapped) == 0 {
 		return rootResult{res: res}
 	}
-	graph, err := checker.Analyze(wrapped, []*packages.Package{pkg}, &checker.Options{Sequential: cfg.Sequential})
+	graph, err := checker.Analyze(wrapped, []*packages.Package{pkg}, nil)
 	// Whatever happened, nothing reads this package's results any more.
 	defer rel.release(pkg.Types)
 	if err != nil {

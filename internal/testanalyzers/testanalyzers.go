@@ -6,13 +6,10 @@ package testanalyzers
 import (
 	"errors"
 	"go/ast"
-	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
@@ -94,37 +91,5 @@ var Failing = &analysis.Analyzer{
 			return nil, errors.New("cannot cope")
 		}
 		return nil, nil
-	},
-}
-
-// Returns reports, for each function named exits, how many return
-// instructions its SSA form has. It depends on buildssa and so on
-// ctrlflow's no-return facts: a call to log.Fatal known never to return
-// leaves no reachable return. That is what tests use to check that facts
-// about dependencies reach the analysis in every mode.
-var Returns = &analysis.Analyzer{
-	Name:       "returns",
-	Doc:        "returns: count the return instructions of functions named exits",
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
-	ResultType: reflect.TypeFor[int](),
-	Run: func(pass *analysis.Pass) (any, error) {
-		ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-		n := 0
-		for _, fn := range ssainfo.SrcFuncs {
-			if fn.Name() != "exits" {
-				continue
-			}
-			returns := 0
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					if _, ok := instr.(*ssa.Return); ok {
-						returns++
-					}
-				}
-			}
-			pass.Reportf(fn.Pos(), "exits has %d reachable returns", returns)
-			n++
-		}
-		return n, nil
 	},
 }

@@ -6,13 +6,16 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
-
-	"github.com/ctrllint/ctrllint/internal/exits"
 )
 
 // IsExit reports whether fn is a well-known function of another package
-// that never returns (the standard library's exits and klog's).
-func IsExit(fn *types.Func) bool { return exits.Is(fn) }
+// that never returns (the standard library's exits and klog's). They are
+// known by name because dependencies come from export data, which says
+// nothing of a function's body.
+func IsExit(fn *types.Func) bool {
+	k := exitKey(fn)
+	return std[k] || klog[k]
+}
 
 // localExits finds the package's own functions that never return: those
 // with no return statement whose body ends in a call to panic or to a
@@ -92,4 +95,43 @@ func hasReturn(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// std lists standard library functions that never return, as
+// "pkg.Recv.Name" (Recv empty for functions).
+var std = map[string]bool{
+	"os..Exit": true, "runtime..Goexit": true, "syscall..Exit": true,
+	"log..Fatal": true, "log..Fatalf": true, "log..Fatalln": true,
+	"log..Panic": true, "log..Panicf": true, "log..Panicln": true,
+	"log.Logger.Fatal": true, "log.Logger.Fatalf": true, "log.Logger.Fatalln": true,
+	"log.Logger.Panic": true, "log.Logger.Panicf": true, "log.Logger.Panicln": true,
+	// Promoted to *testing.T, *testing.B and *testing.F.
+	"testing.common.FailNow": true, "testing.common.Fatal": true, "testing.common.Fatalf": true,
+	"testing.common.SkipNow": true, "testing.common.Skip": true, "testing.common.Skipf": true,
+}
+
+// klog's exits end in a call through a variable (klog.OsExit), which
+// control-flow analysis cannot see through; they are known by name only.
+var klog = map[string]bool{
+	"k8s.io/klog/v2..Fatal": true, "k8s.io/klog/v2..Fatalf": true, "k8s.io/klog/v2..Fatalln": true,
+	"k8s.io/klog/v2..FatalDepth": true, "k8s.io/klog/v2..Exit": true, "k8s.io/klog/v2..Exitf": true,
+	"k8s.io/klog/v2..Exitln": true, "k8s.io/klog/v2..ExitDepth": true,
+	"k8s.io/klog/v2..FlushAndExit": true,
+}
+
+func exitKey(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	recv := ""
+	if r := fn.Signature().Recv(); r != nil {
+		t := r.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			recv = n.Obj().Name()
+		}
+	}
+	return fn.Pkg().Path() + "." + recv + "." + fn.Name()
 }
