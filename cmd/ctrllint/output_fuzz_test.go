@@ -17,7 +17,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
@@ -42,17 +42,17 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		}
 		other := filepath.Join(wd, "other.go")
 		contents := map[string][]byte{file: content, other: nil}
-		at := func(off uint16) driver.Position { return positionIn(file, content, int(off)) }
+		at := func(off uint16) finding.Position { return positionIn(file, content, int(off)) }
 		start, stop := at(min(pos, end)), at(max(pos, end))
-		finding := driver.Finding{
+		fd := finding.Finding{
 			Analyzer: "badcall", Category: "calls", Message: msg, Pos: start, End: stop,
-			Fixes: []driver.Fix{{Message: "fix: " + msg, Edits: []driver.Edit{
+			Fixes: []finding.Fix{{Message: "fix: " + msg, Edits: []finding.Edit{
 				{Pos: start, End: stop, NewText: newText},
 				{Pos: positionIn(other, nil, 0), End: positionIn(other, nil, 0), NewText: newText},
 				{Pos: stop, End: stop, NewText: "+"},
 			}}},
 		}
-		findings := []driver.Finding{finding, {Analyzer: "badcalltwin", Message: msg + msg, Pos: stop, End: stop}}
+		findings := []finding.Finding{fd, {Analyzer: "badcalltwin", Message: msg + msg, Pos: stop, End: stop}}
 		rel := relativizer(wd)
 
 		var text bytes.Buffer
@@ -61,9 +61,9 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("text: %v\n%s", err, text.String())
 		}
-		var want []driver.Finding
+		var want []finding.Finding
 		for _, f := range findings {
-			want = append(want, driver.Finding{Analyzer: f.Analyzer, Message: f.Message, Pos: driver.Position{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column}})
+			want = append(want, finding.Finding{Analyzer: f.Analyzer, Message: f.Message, Pos: finding.Position{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column}})
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("text:\n%s\nread back %+v\nwant %+v", text.String(), got, want)
@@ -79,15 +79,15 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		}
 		want = nil
 		for _, f := range findings {
-			w := driver.Finding{Analyzer: f.Analyzer, Category: f.Category, Message: jsonString(f.Message),
+			w := finding.Finding{Analyzer: f.Analyzer, Category: f.Category, Message: jsonString(f.Message),
 				Pos: lineCol(f.Pos), End: lineCol(f.End)}
 			w.Pos.File = jsonString(f.Pos.File)
 			for _, fx := range f.Fixes {
-				wf := driver.Fix{Message: jsonString(fx.Message)}
+				wf := finding.Fix{Message: jsonString(fx.Message)}
 				for _, e := range fx.Edits {
-					wf.Edits = append(wf.Edits, driver.Edit{
-						Pos:     driver.Position{File: jsonString(e.Pos.File), Offset: e.Pos.Offset},
-						End:     driver.Position{Offset: e.End.Offset},
+					wf.Edits = append(wf.Edits, finding.Edit{
+						Pos:     finding.Position{File: jsonString(e.Pos.File), Offset: e.Pos.Offset},
+						End:     finding.Position{Offset: e.End.Offset},
 						NewText: jsonString(e.NewText),
 					})
 				}
@@ -117,10 +117,10 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		}
 		want = nil
 		for _, f := range findings {
-			w := driver.Finding{Analyzer: f.Analyzer, Message: jsonString(f.Message), Pos: lineCol(f.Pos), End: lineCol(f.End)}
+			w := finding.Finding{Analyzer: f.Analyzer, Message: jsonString(f.Message), Pos: lineCol(f.Pos), End: lineCol(f.End)}
 			w.Pos.File = f.Pos.File // URIs escape every byte
 			for _, fx := range f.Fixes {
-				wf := driver.Fix{Message: jsonString(fx.Message)}
+				wf := finding.Fix{Message: jsonString(fx.Message)}
 				// Replacements are grouped by file, in the order the files
 				// first appear.
 				var files []string
@@ -132,7 +132,7 @@ func FuzzOutputRoundTrip(f *testing.F) {
 				for _, file := range files {
 					for _, e := range fx.Edits {
 						if e.Pos.File == file {
-							ew := driver.Edit{Pos: lineCol(e.Pos), End: lineCol(e.End), NewText: jsonString(e.NewText)}
+							ew := finding.Edit{Pos: lineCol(e.Pos), End: lineCol(e.End), NewText: jsonString(e.NewText)}
 							ew.Pos.File = e.Pos.File
 							wf.Edits = append(wf.Edits, ew)
 						}
@@ -150,9 +150,9 @@ func FuzzOutputRoundTrip(f *testing.F) {
 
 // positionIn is the position of the rune boundary at or before off in
 // content, as go/token gives it.
-func positionIn(file string, content []byte, off int) driver.Position {
+func positionIn(file string, content []byte, off int) finding.Position {
 	off = min(off, len(content))
-	p := driver.Position{File: file, Line: 1, Column: 1}
+	p := finding.Position{File: file, Line: 1, Column: 1}
 	for i := 0; i < len(content); {
 		_, size := utf8.DecodeRune(content[i:])
 		if i+size > off {
@@ -169,8 +169,8 @@ func positionIn(file string, content []byte, off int) driver.Position {
 	return p
 }
 
-func lineCol(p driver.Position) driver.Position {
-	return driver.Position{Line: p.Line, Column: p.Column}
+func lineCol(p finding.Position) finding.Position {
+	return finding.Position{Line: p.Line, Column: p.Column}
 }
 
 // jsonString is s as JSON carries it: invalid UTF-8 bytes become U+FFFD.
@@ -179,8 +179,8 @@ func jsonString(s string) string { return string([]rune(s)) }
 // textLine is the documented text format: file:line:col: message (analyzer).
 var textLine = regexp.MustCompile(`^:(\d+):(\d+): (.*) \(([A-Za-z_][A-Za-z0-9_]*)\)$`)
 
-func readText(out, wd string) ([]driver.Finding, error) {
-	var fs []driver.Finding
+func readText(out, wd string) ([]finding.Finding, error) {
+	var fs []finding.Finding
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
@@ -224,12 +224,12 @@ func readText(out, wd string) ([]driver.Finding, error) {
 		}
 		l, _ := strconv.Atoi(m[1])
 		c, _ := strconv.Atoi(m[2])
-		fs = append(fs, driver.Finding{Analyzer: m[4], Message: msg, Pos: driver.Position{File: file, Line: l, Column: c}})
+		fs = append(fs, finding.Finding{Analyzer: m[4], Message: msg, Pos: finding.Position{File: file, Line: l, Column: c}})
 	}
 	return fs, sc.Err()
 }
 
-func readJSON(out []byte, wd string) ([]driver.Finding, error) {
+func readJSON(out []byte, wd string) ([]finding.Finding, error) {
 	var in []jsonFinding
 	if err := json.Unmarshal(out, &in); err != nil {
 		return nil, err
@@ -240,15 +240,15 @@ func readJSON(out []byte, wd string) ([]driver.Finding, error) {
 		}
 		return filepath.Join(wd, f)
 	}
-	var fs []driver.Finding
+	var fs []finding.Finding
 	for _, j := range in {
-		f := driver.Finding{Analyzer: j.Analyzer, Category: j.Category, Message: j.Message,
-			Pos: driver.Position{File: abs(j.File), Line: j.Line, Column: j.Column},
-			End: driver.Position{Line: j.EndLine, Column: j.EndColumn}}
+		f := finding.Finding{Analyzer: j.Analyzer, Category: j.Category, Message: j.Message,
+			Pos: finding.Position{File: abs(j.File), Line: j.Line, Column: j.Column},
+			End: finding.Position{Line: j.EndLine, Column: j.EndColumn}}
 		for _, x := range j.Fixes {
-			fx := driver.Fix{Message: x.Message}
+			fx := finding.Fix{Message: x.Message}
 			for _, e := range x.Edits {
-				fx.Edits = append(fx.Edits, driver.Edit{Pos: driver.Position{File: abs(e.File), Offset: e.Start}, End: driver.Position{Offset: e.End}, NewText: e.NewText})
+				fx.Edits = append(fx.Edits, finding.Edit{Pos: finding.Position{File: abs(e.File), Offset: e.Start}, End: finding.Position{Offset: e.End}, NewText: e.NewText})
 			}
 			f.Fixes = append(f.Fixes, fx)
 		}
@@ -257,7 +257,7 @@ func readJSON(out []byte, wd string) ([]driver.Finding, error) {
 	return fs, nil
 }
 
-func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]driver.Finding, error) {
+func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]finding.Finding, error) {
 	var log sarifLog
 	if err := json.Unmarshal(out, &log); err != nil {
 		return nil, err
@@ -287,13 +287,13 @@ func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]
 		return filepath.FromSlash(u.Path), nil
 	}
 	// Columns are UTF-16 code units: back to bytes with the file.
-	pos := func(name string, line, col int) driver.Position {
+	pos := func(name string, line, col int) finding.Position {
 		src, _ := readFile(name)
 		start := 0
 		for l := 1; l < line && start < len(src); l++ {
 			i := bytes.IndexByte(src[start:], '\n')
 			if i < 0 {
-				return driver.Position{Line: line, Column: col}
+				return finding.Position{Line: line, Column: col}
 			}
 			start += i + 1
 		}
@@ -303,9 +303,9 @@ func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]
 			units += utf16.RuneLen(r)
 			b += size
 		}
-		return driver.Position{Line: line, Column: b - start + 1}
+		return finding.Position{Line: line, Column: b - start + 1}
 	}
-	var fs []driver.Finding
+	var fs []finding.Finding
 	for _, r := range run.Results {
 		if len(r.Locations) != 1 {
 			return nil, fmt.Errorf("%d locations", len(r.Locations))
@@ -318,12 +318,12 @@ func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]
 		if err != nil {
 			return nil, err
 		}
-		f := driver.Finding{Analyzer: r.RuleID, Message: r.Message.Text,
+		f := finding.Finding{Analyzer: r.RuleID, Message: r.Message.Text,
 			Pos: pos(name, loc.Region.StartLine, loc.Region.StartColumn),
 			End: pos(name, loc.Region.EndLine, loc.Region.EndColumn)}
 		f.Pos.File = name
 		for _, x := range r.Fixes {
-			fx := driver.Fix{Message: x.Description.Text}
+			fx := finding.Fix{Message: x.Description.Text}
 			for _, c := range x.ArtifactChanges {
 				name, err := file(c.ArtifactLocation)
 				if err != nil {
@@ -331,7 +331,7 @@ func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]
 				}
 				for _, rep := range c.Replacements {
 					d := rep.DeletedRegion
-					e := driver.Edit{Pos: pos(name, d.StartLine, d.StartColumn), End: pos(name, d.EndLine, d.EndColumn), NewText: rep.InsertedContent.Text}
+					e := finding.Edit{Pos: pos(name, d.StartLine, d.StartColumn), End: pos(name, d.EndLine, d.EndColumn), NewText: rep.InsertedContent.Text}
 					e.Pos.File = name
 					fx.Edits = append(fx.Edits, e)
 				}
@@ -347,10 +347,10 @@ func readSARIF(out []byte, wd string, readFile func(string) ([]byte, error)) ([]
 // are: quoted, and read back.
 func TestTextOutputQuotes(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, nil)
-	findings := []driver.Finding{
-		{Analyzer: "badcall", Message: "two\nlines", Pos: driver.Position{File: filepath.Join(dir, "a.go"), Line: 1, Column: 2}},
-		{Analyzer: "badcall", Message: "\x1b[2Jcleared", Pos: driver.Position{File: filepath.Join(dir, "x: y.go"), Line: 3, Column: 4}},
-		{Analyzer: "badcall", Message: `"quoted" at the start`, Pos: driver.Position{File: filepath.Join(dir, "a.go"), Line: 5, Column: 6}},
+	findings := []finding.Finding{
+		{Analyzer: "badcall", Message: "two\nlines", Pos: finding.Position{File: filepath.Join(dir, "a.go"), Line: 1, Column: 2}},
+		{Analyzer: "badcall", Message: "\x1b[2Jcleared", Pos: finding.Position{File: filepath.Join(dir, "x: y.go"), Line: 3, Column: 4}},
+		{Analyzer: "badcall", Message: `"quoted" at the start`, Pos: finding.Position{File: filepath.Join(dir, "a.go"), Line: 5, Column: 6}},
 	}
 	var out bytes.Buffer
 	writeText(&out, findings, relativizer(dir))

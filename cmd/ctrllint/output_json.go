@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // The -f json output is an interface other tools build on; fields may be
@@ -54,7 +54,7 @@ type jsonEdit struct {
 	NewText string `json:"newText"`
 }
 
-func writeJSON(w io.Writer, findings []driver.Finding, rel func(string) string) error {
+func writeJSON(w io.Writer, findings []finding.Finding, rel func(string) string) error {
 	out := make([]jsonFinding, 0, len(findings))
 	for _, f := range findings {
 		jf := jsonFinding{

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // SARIF 2.1.0, the subset GitHub code scanning reads. Only the fields
@@ -140,7 +140,7 @@ type sarifInput struct {
 	readFile func(string) ([]byte, error)
 }
 
-func writeSARIF(w io.Writer, findings []driver.Finding, in sarifInput) error {
+func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "ctrllint",
@@ -266,7 +266,7 @@ func newColumnConverter(readFile func(string) ([]byte, error)) *columnConverter 
 	return &columnConverter{readFile: readFile, files: make(map[string][]byte)}
 }
 
-func (c *columnConverter) region(start, end driver.Position) sarifRegion {
+func (c *columnConverter) region(start, end finding.Position) sarifRegion {
 	return sarifRegion{
 		StartLine:   max(start.Line, 1),
 		StartColumn: c.column(start),
@@ -277,7 +277,7 @@ func (c *columnConverter) region(start, end driver.Position) sarifRegion {
 
 // column is p's 1-based column in UTF-16 code units, or its byte column
 // if the file cannot be read or no longer matches.
-func (c *columnConverter) column(p driver.Position) int {
+func (c *columnConverter) column(p finding.Position) int {
 	if p.Column < 1 {
 		return 1
 	}

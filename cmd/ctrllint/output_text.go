@@ -7,12 +7,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // writeText prints one finding a line in the file:line:col: form that
 // editors, terminals and CI log viewers turn into links.
-func writeText(w io.Writer, findings []driver.Finding, rel func(string) string) {
+func writeText(w io.Writer, findings []finding.Finding, rel func(string) string) {
 	for _, f := range findings {
 		fmt.Fprintf(w, "%s:%d:%d: %s (%s)\n", textFile(rel(f.Pos.File)), f.Pos.Line, f.Pos.Column, textMessage(f.Message), f.Analyzer)
 	}

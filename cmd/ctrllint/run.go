@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // Exit statuses.
@@ -223,17 +224,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 
 // applyFixes writes the fixes and returns the findings left to report:
 // those without a fix, or whose fix was skipped.
-func applyFixes(findings []driver.Finding, stderr io.Writer, rel func(string) string) ([]driver.Finding, error) {
-	plan := driver.PlanFixes(findings, nil)
+func applyFixes(findings []finding.Finding, stderr io.Writer, rel func(string) string) ([]finding.Finding, error) {
+	plan := finding.PlanFixes(findings, nil)
 	for _, s := range plan.Skipped {
 		f := *s.Finding
 		f.Pos.File = rel(f.Pos.File)
-		fmt.Fprintf(stderr, "ctrllint: warning: %s\n", driver.SkippedFix{Finding: &f, Reason: s.Reason})
+		fmt.Fprintf(stderr, "ctrllint: warning: %s\n", finding.SkippedFix{Finding: &f, Reason: s.Reason})
 	}
 	if err := plan.Write(); err != nil {
 		return nil, err
 	}
-	var left []driver.Finding
+	var left []finding.Finding
 	n := 0
 	for i, f := range findings {
 		if plan.Applied[i] {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
@@ -148,14 +148,14 @@ func findingsBothModes(t *testing.T, bin string, env []string, dir string, patte
 // sortLines orders lines as the driver orders findings (file, line,
 // column, analyzer, message) and drops duplicates.
 func sortLines(lines []string) []string {
-	var fs []driver.Finding
+	var fs []finding.Finding
 	for _, l := range lines {
 		pos, rest, _ := strings.Cut(l, ": ")
 		file, line, col := splitPosn(pos)
 		i := strings.LastIndex(rest, " (")
-		fs = append(fs, driver.Finding{Pos: driver.Position{File: file, Line: line, Column: col}, Message: rest[:i], Analyzer: strings.TrimSuffix(rest[i+2:], ")")})
+		fs = append(fs, finding.Finding{Pos: finding.Position{File: file, Line: line, Column: col}, Message: rest[:i], Analyzer: strings.TrimSuffix(rest[i+2:], ")")})
 	}
-	driver.SortFindings(fs)
+	finding.Sort(fs)
 	var out []string
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("%s:%d:%d: %s (%s)", f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message, f.Analyzer))

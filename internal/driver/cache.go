@@ -21,6 +21,8 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // The result cache lets a second run over unchanged code skip loading
@@ -67,7 +69,7 @@ type goEnv struct {
 
 // cachedEntry is what is stored for one root package.
 type cachedEntry struct {
-	Findings []Finding
+	Findings []finding.Finding
 }
 
 // analyzeCached is Analyze with the result cache in cfg.CacheDir.
@@ -124,7 +126,7 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 		}
 	}
 	if len(missed) == 0 {
-		SortFindings(res.Findings)
+		finding.Sort(res.Findings)
 		return res, nil
 	}
 	// The packages that missed are listed again, in the streaming path's
@@ -142,9 +144,9 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 		return res, loadErr
 	}
 	rc.store(fresh, analysed, roots)
-	res.Findings = dedupFindings(append(res.Findings, fresh.Findings...))
+	res.Findings = finding.Dedup(append(res.Findings, fresh.Findings...))
 	res.Errors = fresh.Errors
-	SortFindings(res.Findings)
+	finding.Sort(res.Findings)
 	return res, loadErr
 }
 
@@ -740,18 +742,5 @@ func toolID(cacheDir string) (string, error) {
 func sortedAnalyzers(as []*analysis.Analyzer) []*analysis.Analyzer {
 	out := slices.Clone(as)
 	slices.SortFunc(out, func(a, b *analysis.Analyzer) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
-func dedupFindings(fs []Finding) []Finding {
-	seen := make(map[string]bool)
-	out := fs[:0]
-	for _, f := range fs {
-		k := findingKey(f)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, f)
-		}
-	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // An entry file is a header line and a JSON payload:
@@ -32,7 +34,7 @@ func entryID(name string) string {
 
 func encodeEntry(e cachedEntry, id string) ([]byte, error) {
 	if e.Findings == nil {
-		e.Findings = []Finding{}
+		e.Findings = []finding.Finding{}
 	}
 	if err := e.check(); err != nil {
 		return nil, err

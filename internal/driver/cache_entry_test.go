@@ -7,16 +7,18 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 const fuzzEntryID = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 func sampleEntry() cachedEntry {
-	pos := Position{File: "/src/a.go", Offset: 40, Line: 5, Column: 12}
-	return cachedEntry{Findings: []Finding{{
+	pos := finding.Position{File: "/src/a.go", Offset: 40, Line: 5, Column: 12}
+	return cachedEntry{Findings: []finding.Finding{{
 		Analyzer: "tombstone", Category: "delete", Message: "type assertion panics on the tombstone",
 		URL: "https://example.com/tombstone", Pos: pos, End: pos, Package: "example.com/m/a",
-		Fixes: []Fix{{Message: "Use the tombstone", Edits: []Edit{{Pos: pos, End: pos, NewText: "x"}}}},
+		Fixes: []finding.Fix{{Message: "Use the tombstone", Edits: []finding.Edit{{Pos: pos, End: pos, NewText: "x"}}}},
 	}}}
 }
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // positions converts one package's token positions into Positions.
@@ -43,23 +45,23 @@ func newPositions(pkg *packages.Package) *positions {
 
 // at is pos as reported: in the user's file for a position in cgo's
 // rewrite of it, else in the file parsed.
-func (ps *positions) at(pos token.Pos) Position {
+func (ps *positions) at(pos token.Pos) finding.Position {
 	p, _ := ps.mapped(pos)
 	return p
 }
 
 // mapped returns pos as reported, and whether it was mapped from a file
 // cgo wrote to the user's file.
-func (ps *positions) mapped(pos token.Pos) (Position, bool) {
+func (ps *positions) mapped(pos token.Pos) (finding.Position, bool) {
 	if !pos.IsValid() {
-		return Position{}, false
+		return finding.Position{}, false
 	}
 	tf := ps.fset.File(pos)
 	if tf == nil {
-		return Position{}, false
+		return finding.Position{}, false
 	}
 	raw := tf.PositionFor(pos, false)
-	out := Position{File: raw.Filename, Offset: raw.Offset, Line: raw.Line, Column: raw.Column}
+	out := finding.Position{File: raw.Filename, Offset: raw.Offset, Line: raw.Line, Column: raw.Column}
 	if !ps.cgo[raw.Filename] {
 		return out, false
 	}
@@ -71,26 +73,26 @@ func (ps *positions) mapped(pos token.Pos) (Position, bool) {
 	if !ok {
 		return out, false
 	}
-	return Position{File: adj.Filename, Offset: start + adj.Column - 1, Line: adj.Line, Column: adj.Column}, true
+	return finding.Position{File: adj.Filename, Offset: start + adj.Column - 1, Line: adj.Line, Column: adj.Column}, true
 }
 
 // edit maps an edit in a file cgo wrote to the user's file. It succeeds
 // only when the lines the edit spans read the same in both (cgo rewrites
 // C.name references, and an edit there has no faithful counterpart).
-func (ps *positions) edit(e Edit, pos, end token.Pos) (Edit, bool) {
+func (ps *positions) edit(e finding.Edit, pos, end token.Pos) (finding.Edit, bool) {
 	mp, ok1 := ps.mapped(pos)
 	me, ok2 := ps.mapped(end)
 	if !ok1 || !ok2 || mp.File != me.File || me.Line-mp.Line != e.End.Line-e.Pos.Line {
-		return Edit{}, false
+		return finding.Edit{}, false
 	}
 	for i := 0; i <= e.End.Line-e.Pos.Line; i++ {
 		a, okA := line(ps.read(e.Pos.File), e.Pos.Line+i)
 		b, okB := line(ps.read(mp.File), mp.Line+i)
 		if !okA || !okB || !bytes.Equal(a, b) {
-			return Edit{}, false
+			return finding.Edit{}, false
 		}
 	}
-	return Edit{Pos: mp, End: me, NewText: e.NewText}, true
+	return finding.Edit{Pos: mp, End: me, NewText: e.NewText}, true
 }
 
 func (ps *positions) read(name string) []byte {

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // Config says what to analyse and with which analyzers.
@@ -53,48 +54,9 @@ type Config struct {
 	WholePackages []string
 }
 
-// Position is a place in a file. Offset and Column count bytes, as
-// go/token does; converting to other units is the output format's job.
-type Position struct {
-	File   string // absolute path
-	Offset int    // 0-based byte offset
-	Line   int    // 1-based
-	Column int    // 1-based, in bytes
-}
-
-func (p Position) String() string {
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
-}
-
-// A Finding is one diagnostic, detached from the loaded packages so the
-// packages can be discarded and findings compared, sorted and serialised.
-type Finding struct {
-	Analyzer string
-	Category string
-	Message  string
-	URL      string // documentation of the finding, if the analyzer gave one
-	Pos      Position
-	End      Position // equal to Pos when the analyzer gave no end
-	Fixes    []Fix
-	Package  string // ID of the package it was found in
-}
-
-// A Fix is one suggested fix: edits to apply together or not at all.
-type Fix struct {
-	Message string
-	Edits   []Edit
-}
-
-// An Edit replaces the bytes [Pos.Offset, End.Offset) of Pos.File with
-// NewText. Pos and End are always in the same file.
-type Edit struct {
-	Pos, End Position
-	NewText  string
-}
-
 // Result is what one analysis run found.
 type Result struct {
-	Findings []Finding
+	Findings []finding.Finding
 	// Errors are analyzers that failed (returned an error or panicked)
 	// on some package. Findings of the other analyzers are still complete.
 	Errors []*AnalyzerError
@@ -129,7 +91,7 @@ type AnalyzerError struct {
 	// Pos is the analysed code the analyzer was working on when it
 	// panicked, when it said (crash.At); zero otherwise (an error returned
 	// by Run does not say where).
-	Pos Position
+	Pos finding.Position
 	// Err is the analyzer's error, or a *crash.Panic when it panicked.
 	Err error
 	// Stack is the goroutine stack when the analyzer panicked; front ends
@@ -186,17 +148,16 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	}
 
 	res := &Result{}
-	collect(res, make(map[string]bool), graph, orig)
-	SortFindings(res.Findings)
+	collect(res, graph, orig)
+	finding.Sort(res.Findings)
 	sortErrors(res.Errors)
 	return res, nil
 }
 
-// collect adds the root actions' diagnostics and failures to res. seen
-// holds the keys of findings already in res: the same file is analysed in
-// more than one package when a pattern names both p and its test variant,
-// and it must be reported once.
-func collect(res *Result, seen map[string]bool, graph *checker.Graph, orig map[*analysis.Analyzer]*analysis.Analyzer) {
+// collect adds the root actions' diagnostics and failures to res, each
+// finding once: the same file is analysed in more than one package when a
+// pattern names both p and its test variant, and it must be reported once.
+func collect(res *Result, graph *checker.Graph, orig map[*analysis.Analyzer]*analysis.Analyzer) {
 	for act := range graph.All() {
 		if !act.IsRoot {
 			continue
@@ -206,11 +167,6 @@ func collect(res *Result, seen map[string]bool, graph *checker.Graph, orig map[*
 		for _, d := range act.Diagnostics {
 			f := convert(ps, a, d)
 			f.Package = act.Package.ID
-			key := findingKey(f)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
 			res.Findings = append(res.Findings, f)
 		}
 		if act.Err != nil {
@@ -224,16 +180,13 @@ func collect(res *Result, seen map[string]bool, graph *checker.Graph, orig map[*
 			if errors.As(ae.Err, &p) {
 				ae.Stack = p.Stack
 				if p.Pos.IsValid() {
-					ae.Pos = Position{File: p.Pos.Filename, Offset: p.Pos.Offset, Line: p.Pos.Line, Column: p.Pos.Column}
+					ae.Pos = finding.Position{File: p.Pos.Filename, Offset: p.Pos.Offset, Line: p.Pos.Line, Column: p.Pos.Column}
 				}
 			}
 			res.Errors = append(res.Errors, ae)
 		}
 	}
-}
-
-func findingKey(f Finding) string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%s", f.Analyzer, f.Pos.File, f.Pos.Offset, f.End.Offset, f.Category, f.Message)
+	res.Findings = finding.Dedup(res.Findings)
 }
 
 // sortErrors puts analyzer failures in the order every output uses.
@@ -252,24 +205,8 @@ func rootCause(act *checker.Action) *checker.Action {
 	return act
 }
 
-// SortFindings puts findings in the order every output uses: by file,
-// line, column, analyzer, then message, so runs can be diffed.
-func SortFindings(fs []Finding) {
-	slices.SortStableFunc(fs, func(x, y Finding) int {
-		return cmp.Or(
-			cmp.Compare(x.Pos.File, y.Pos.File),
-			cmp.Compare(x.Pos.Line, y.Pos.Line),
-			cmp.Compare(x.Pos.Column, y.Pos.Column),
-			cmp.Compare(x.Analyzer, y.Analyzer),
-			cmp.Compare(x.Message, y.Message),
-			cmp.Compare(x.End.Offset, y.End.Offset),
-			cmp.Compare(x.Category, y.Category),
-		)
-	})
-}
-
-func convert(ps *positions, a *analysis.Analyzer, d analysis.Diagnostic) Finding {
-	f := Finding{
+func convert(ps *positions, a *analysis.Analyzer, d analysis.Diagnostic) finding.Finding {
+	f := finding.Finding{
 		Analyzer: a.Name,
 		Category: d.Category,
 		Message:  strings.TrimSpace(d.Message),
@@ -282,13 +219,13 @@ func convert(ps *positions, a *analysis.Analyzer, d analysis.Diagnostic) Finding
 	}
 fixes:
 	for _, sf := range d.SuggestedFixes {
-		fix := Fix{Message: sf.Message}
+		fix := finding.Fix{Message: sf.Message}
 		for _, te := range sf.TextEdits {
 			end := te.End
 			if !end.IsValid() {
 				end = te.Pos
 			}
-			e := Edit{Pos: position(ps.fset, te.Pos), End: position(ps.fset, end), NewText: string(te.NewText)}
+			e := finding.Edit{Pos: position(ps.fset, te.Pos), End: position(ps.fset, end), NewText: string(te.NewText)}
 			if ps.cgo[e.Pos.File] {
 				var ok bool
 				if e, ok = ps.edit(e, te.Pos, end); !ok {
@@ -303,14 +240,14 @@ fixes:
 }
 
 // position is pos in the file parsed, ignoring //line directives.
-func position(fset *token.FileSet, pos token.Pos) Position {
+func position(fset *token.FileSet, pos token.Pos) finding.Position {
 	if !pos.IsValid() {
-		return Position{}
+		return finding.Position{}
 	}
 	tf := fset.File(pos)
 	if tf == nil {
-		return Position{}
+		return finding.Position{}
 	}
 	p := tf.PositionFor(pos, false)
-	return Position{File: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
+	return finding.Position{File: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
@@ -29,7 +30,7 @@ func analyze(t *testing.T, dir string, cfg driver.Config) (*driver.Result, error
 }
 
 // lines renders findings as "relfile:line:col-endline:endcol: msg (analyzer)".
-func lines(dir string, fs []driver.Finding) []string {
+func lines(dir string, fs []finding.Finding) []string {
 	var out []string
 	for _, f := range fs {
 		rel, _ := filepath.Rel(dir, f.Pos.File)

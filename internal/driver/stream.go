@@ -21,6 +21,8 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // The streaming path is how Analyze runs. Load
@@ -161,19 +163,13 @@ feed:
 
 	var probs []Problem
 	var unexplained []*packages.Package
-	findings := make(map[string]bool)
 	for i, r := range results {
 		if r.err != nil {
 			return out, r.err
 		}
 		if r.pkg == nil {
 			out.analysed = append(out.analysed, roots[i].ID)
-			for _, f := range r.res.Findings {
-				if k := findingKey(f); !findings[k] {
-					findings[k] = true
-					out.res.Findings = append(out.res.Findings, f)
-				}
-			}
+			out.res.Findings = append(out.res.Findings, r.res.Findings...)
 			out.res.Errors = append(out.res.Errors, r.res.Errors...)
 			out.res.addParsed(r.res.parsed)
 			continue
@@ -190,7 +186,8 @@ feed:
 		// already holds the go command's message for it.
 		probs = append(probs, explainGraph(unexplained, unexplained, base)...)
 	}
-	SortFindings(out.res.Findings)
+	out.res.Findings = finding.Dedup(out.res.Findings)
+	finding.Sort(out.res.Findings)
 	sortErrors(out.res.Errors)
 	if len(probs) > 0 {
 		return out, &LoadError{Problems: sortProblems(probs)}
@@ -345,7 +342,7 @@ func analyzeRoot(ctx context.Context, cfg *Config, deps *exportTypes, root *pack
 	if err != nil {
 		return rootResult{err: err}
 	}
-	collect(res, make(map[string]bool), graph, orig)
+	collect(res, graph, orig)
 	return rootResult{res: res}
 }
 

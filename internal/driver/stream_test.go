@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
@@ -87,11 +88,11 @@ func TestStreamingMatchesLoadAndRun(t *testing.T) {
 	}
 }
 
-func sameFinding(x, y driver.Finding) bool {
+func sameFinding(x, y finding.Finding) bool {
 	return x.Analyzer == y.Analyzer && x.Category == y.Category && x.Message == y.Message && x.URL == y.URL && x.Pos == y.Pos && x.End == y.End
 }
 
-func sameFix(x, y driver.Fix) bool {
+func sameFix(x, y finding.Fix) bool {
 	return x.Message == y.Message && slices.Equal(x.Edits, y.Edits)
 }
 

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // pkgState is one package (one directory) that has had a file open. Its
@@ -224,7 +225,7 @@ func problems(loadErr, runErr error, res *driver.Result) (protocol.MessageType, 
 
 // convert turns findings into diagnostics and quick fixes, by the client's
 // file path.
-func (s *server) convert(findings []driver.Finding, files map[string]string, contents map[string][]byte) map[string]*fileResult {
+func (s *server) convert(findings []finding.Finding, files map[string]string, contents map[string][]byte) map[string]*fileResult {
 	mappers := make(map[string]*mapper)
 	targets := func(file string) (target, bool) {
 		content, ok := contents[file]

@@ -12,7 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // A mapper converts byte offsets in one version of a file, which is what
@@ -68,7 +68,7 @@ func (m *mapper) rangeOf(start, end int) (protocol.Range, error) {
 }
 
 // diagnostic converts a finding located in the file m maps.
-func diagnostic(f driver.Finding, m *mapper, docURL string) (protocol.Diagnostic, error) {
+func diagnostic(f finding.Finding, m *mapper, docURL string) (protocol.Diagnostic, error) {
 	rng, err := m.rangeOf(f.Pos.Offset, f.End.Offset)
 	if err != nil {
 		return protocol.Diagnostic{}, err
@@ -99,7 +99,7 @@ type target struct {
 // gofmt, which, among other things, puts an added import in order. The
 // code action replaces the lines that change. targets resolves the files;
 // a fix that edits an unknown file, or conflicts with itself, fails.
-func quickFix(fix driver.Fix, analyzer string, diag protocol.Diagnostic, targets func(file string) (target, bool)) (*protocol.CodeAction, error) {
+func quickFix(fix finding.Fix, analyzer string, diag protocol.Diagnostic, targets func(file string) (target, bool)) (*protocol.CodeAction, error) {
 	read := func(file string) ([]byte, error) {
 		t, ok := targets(file)
 		if !ok {
@@ -107,7 +107,7 @@ func quickFix(fix driver.Fix, analyzer string, diag protocol.Diagnostic, targets
 		}
 		return t.mapper.content, nil
 	}
-	plan := driver.PlanFixes([]driver.Finding{{Analyzer: analyzer, Fixes: []driver.Fix{fix}}}, read)
+	plan := finding.PlanFixes([]finding.Finding{{Analyzer: analyzer, Fixes: []finding.Fix{fix}}}, read)
 	if len(plan.Skipped) > 0 {
 		return nil, errors.New(plan.Skipped[0].Reason)
 	}

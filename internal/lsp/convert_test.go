@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
@@ -62,11 +62,11 @@ func TestMapperPosition(t *testing.T) {
 func TestDiagnostic(t *testing.T) {
 	src := []byte("package p\n\nfunc f() { ö := obj.(*v1.Pod) }\n")
 	start := strings.Index(string(src), "obj")
-	f := driver.Finding{
+	f := finding.Finding{
 		Analyzer: "tombstone",
 		Message:  "the assertion fails",
-		Pos:      driver.Position{File: "/m/p/a.go", Offset: start},
-		End:      driver.Position{File: "/m/p/a.go", Offset: start + len("obj.(*v1.Pod)")},
+		Pos:      finding.Position{File: "/m/p/a.go", Offset: start},
+		End:      finding.Position{File: "/m/p/a.go", Offset: start + len("obj.(*v1.Pod)")},
 	}
 	d, err := diagnostic(f, newMapper(src), "https://example.com/tombstone.md")
 	if err != nil {
@@ -105,16 +105,16 @@ func TestQuickFix(t *testing.T) {
 		src, ok := files[file]
 		return target{uri: uri.File(file), mapper: newMapper([]byte(src))}, ok
 	}
-	at := func(file, s string) driver.Position {
-		return driver.Position{File: file, Offset: strings.Index(files[file], s)}
+	at := func(file, s string) finding.Position {
+		return finding.Position{File: file, Offset: strings.Index(files[file], s)}
 	}
-	insert := func(file, before, text string) driver.Edit {
-		return driver.Edit{Pos: at(file, before), End: at(file, before), NewText: text}
+	insert := func(file, before, text string) finding.Edit {
+		return finding.Edit{Pos: at(file, before), End: at(file, before), NewText: text}
 	}
-	fix := driver.Fix{Message: "Unwrap the tombstone", Edits: []driver.Edit{
+	fix := finding.Fix{Message: "Unwrap the tombstone", Edits: []finding.Edit{
 		insert("/m/p/a.go", "\n)", "\n\t\"k8s.io/client-go/tools/cache\""), // last in the block: out of order
 		insert("/m/p/a.go", "_ = obj", "obj = unwrap(obj)\n  "),            // badly indented
-		{Pos: at("/m/p/b.go", "1"), End: driver.Position{File: "/m/p/b.go", Offset: at("/m/p/b.go", "1").Offset + 1}, NewText: "2"},
+		{Pos: at("/m/p/b.go", "1"), End: finding.Position{File: "/m/p/b.go", Offset: at("/m/p/b.go", "1").Offset + 1}, NewText: "2"},
 	}}
 	diag := protocol.Diagnostic{Message: protocol.String("m")}
 	ca, err := quickFix(fix, "tombstone", diag, targets)
@@ -143,11 +143,11 @@ func TestQuickFix(t *testing.T) {
 	if _, err := quickFix(bad, "tombstone", diag, targets); err == nil {
 		t.Error("a fix editing an unknown file: no error")
 	}
-	bad.Edits = []driver.Edit{{Pos: driver.Position{File: "/m/p/b.go", Offset: len(b) + 1}, End: driver.Position{File: "/m/p/b.go", Offset: len(b) + 1}}}
+	bad.Edits = []finding.Edit{{Pos: finding.Position{File: "/m/p/b.go", Offset: len(b) + 1}, End: finding.Position{File: "/m/p/b.go", Offset: len(b) + 1}}}
 	if _, err := quickFix(bad, "tombstone", diag, targets); err == nil {
 		t.Error("a fix beyond the end of the file: no error")
 	}
-	untitled := driver.Fix{Edits: fix.Edits[2:]}
+	untitled := finding.Fix{Edits: fix.Edits[2:]}
 	if ca, err := quickFix(untitled, "tombstone", diag, targets); err != nil || ca.Title != "Apply the fix suggested by tombstone" {
 		t.Errorf("untitled fix: %v, %v", ca, err)
 	}
