@@ -151,6 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		CacheDir:  cacheDir(o.cache),
 		// Their scopes must not depend on what else was decoded.
 		WholePackages: analyzers.WholePackages(),
+		Phases:        gcPhases(),
 	})
 	if st, ok := signalStatus(ctx); ok {
 		// Whatever Analyze returned is incomplete: nothing is printed or

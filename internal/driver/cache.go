@@ -256,8 +256,8 @@ func (rc *resultCache) usedMark() string {
 // are: writing them all at the end took 20 ms of controller-runtime's
 // 0.7 s.
 func analyzeUnused(ctx context.Context, cfg *Config, cache func() *resultCache) (*Result, error) {
-	gc := startGC()
-	defer gc.stop()
+	cfg.phase(Loading)
+	defer cfg.phase(Done)
 	l, err := listRoots(ctx, cfg)
 	if err != nil {
 		return &Result{}, err
@@ -267,7 +267,7 @@ func analyzeUnused(ctx context.Context, cfg *Config, cache func() *resultCache) 
 	hasErrors := graphErrors()
 	var mu sync.Mutex // for hasErrors' memo and stored
 	stored := false
-	s, err := streamRoots(ctx, cfg, l.roots, l.base, gc, func(p *packages.Package, res *Result) {
+	s, err := streamRoots(ctx, cfg, l.roots, l.base, func(p *packages.Package, res *Result) {
 		rc := cache()
 		if rc == nil {
 			return // go env failed

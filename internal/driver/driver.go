@@ -52,6 +52,34 @@ type Config struct {
 	// if it is in the graph, so that what the analyzers find there does
 	// not depend on which other packages the run decoded.
 	WholePackages []string
+	// Phases, if set, is told when the run enters each Phase, so that the
+	// front end can tune what is process-wide (the collector): the driver
+	// changes no process-wide setting itself. It is called in the order of
+	// the phases and never concurrently; Done always follows Loading.
+	Phases func(Phase)
+}
+
+// A Phase is a stage of a run, as Config.Phases is told of it.
+type Phase int
+
+const (
+	// Loading: the packages are listed and the dependencies' export data
+	// decoded, building a heap that stays live until the run ends.
+	Loading Phase = iota
+	// Grown: one more dependency is decoded; the heap has grown.
+	Grown
+	// Decoded: every dependency is decoded; what remains is analysing
+	// the roots, each of which is dropped when done.
+	Decoded
+	// Done: the run is over.
+	Done
+)
+
+// phase tells cfg.Phases, if set, that the run entered p.
+func (cfg *Config) phase(p Phase) {
+	if cfg.Phases != nil {
+		cfg.Phases(p)
+	}
 }
 
 // Result is what one analysis run found.

@@ -180,14 +180,14 @@ func TestStreamRootsCancelled(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := streamRoots(cancelled, cfg, l.roots, l.base, &gcRun{}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := streamRoots(cancelled, cfg, l.roots, l.base, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled before: error %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
 	analysed := 0
-	_, err = streamRoots(ctx, cfg, l.roots, l.base, &gcRun{}, func(*packages.Package, *Result) {
+	_, err = streamRoots(ctx, cfg, l.roots, l.base, func(*packages.Package, *Result) {
 		mu.Lock()
 		analysed++
 		mu.Unlock()

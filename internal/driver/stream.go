@@ -53,13 +53,13 @@ type streamed struct {
 // Its results are Load+Run's; the error is a *LoadError for packages that
 // could not be loaded or type-checked, with the findings of the others.
 func analyzeStreaming(ctx context.Context, cfg *Config) (*streamed, error) {
-	gc := startGC()
-	defer gc.stop()
+	cfg.phase(Loading)
+	defer cfg.phase(Done)
 	l, err := listRoots(ctx, cfg)
 	if err != nil {
 		return &streamed{res: &Result{}}, err
 	}
-	return streamRoots(ctx, cfg, l.roots, l.base, gc, nil)
+	return streamRoots(ctx, cfg, l.roots, l.base, nil)
 }
 
 // listing is the streaming path's one go list: the roots, with the
@@ -112,7 +112,7 @@ func listRoots(ctx context.Context, cfg *Config) (*listing, error) {
 //
 // analysed, when not nil, is called with each root analysed, its findings
 // and analyzer errors, from the worker that analysed it.
-func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string, gc *gcRun, analysed func(*packages.Package, *Result)) (*streamed, error) {
+func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, base string, analysed func(*packages.Package, *Result)) (*streamed, error) {
 	out := &streamed{res: &Result{}}
 	deps := newExportTypes(token.NewFileSet(), roots)
 	plan := decodePlan(roots, cfg.WholePackages)
@@ -123,10 +123,10 @@ func streamRoots(ctx context.Context, cfg *Config, roots []*packages.Package, ba
 				break
 			}
 			deps.load(p) // a failure is the importer's error, reported by the root
-			gc.grown()
+			cfg.phase(Grown)
 			decoded.advance()
 		}
-		gc.loaded()
+		cfg.phase(Decoded)
 		decoded.finish()
 	}()
 

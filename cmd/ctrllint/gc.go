@@ -1,13 +1,18 @@
-package driver
+package main
 
 import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
 )
 
-// The streaming path's collector settings, in two phases.
+// The collector's settings for an analysis run, in two phases. They are
+// the command's to make: they are process-wide, and the driver, which the
+// editor server and tests share, tells only which phase a run is in
+// (driver.Config.Phases).
 //
 // Listing and decoding the dependencies builds a heap that is nearly all
 // live and stays so until the run ends (the listing's packages, the
@@ -55,6 +60,23 @@ var gcState struct {
 type gcRun struct {
 	active   bool // the run changed the settings
 	analysis bool // the run is past loading
+}
+
+// gcPhases returns the hook that tunes the collector to a run's phases.
+func gcPhases() func(driver.Phase) {
+	var g *gcRun
+	return func(p driver.Phase) {
+		switch p {
+		case driver.Loading:
+			g = startGC()
+		case driver.Grown:
+			g.grown()
+		case driver.Decoded:
+			g.loaded()
+		case driver.Done:
+			g.stop()
+		}
+	}
 }
 
 // startGC sets the loading phase's settings.
