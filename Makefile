@@ -107,8 +107,8 @@ FUZZ_TARGETS := \
 	FuzzFrames:./internal/lsp \
 	FuzzVetConfig:./cmd/ctrllint \
 	FuzzOutputRoundTrip:./cmd/ctrllint \
-	FuzzDecodeEntry:./internal/driver \
-	FuzzEntryRoundTrip:./internal/driver
+	FuzzDecodeEntry:./internal/driver/resultcache \
+	FuzzEntryRoundTrip:./internal/driver/resultcache
 
 define run-fuzzers
 	@set -e; for t in $(FUZZ_TARGETS); do \

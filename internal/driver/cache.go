@@ -2,119 +2,93 @@ package driver
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"flag"
-	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"sort"
-	"strings"
-	"sync"
 	"time"
 
-	"golang.org/x/mod/modfile"
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/driver/load"
+	"github.com/ctrllint/ctrllint/internal/driver/resultcache"
 )
-
-// The result cache lets a second run over unchanged code skip loading
-// and analysing: what costs seconds on kubernetes' pkg/controller is
-// type-checking 150 packages and building their SSA form, while knowing
-// that nothing changed takes one `go list -deps` without compiling.
-//
-// A root package's entry is keyed by everything its findings depend on:
-// this executable, the analyzers and their flags, the build configuration
-// (GOOS, GOARCH, tags, tests, the Go toolchain), the package's own files
-// (by content) and, recursively, the keys of everything it imports. A
-// dependency in the module cache is identified by module@version (the
-// cache is immutable), one in GOROOT by the toolchain version; any other
-// file by its content. Only clean results are stored: a package with load
-// errors or an analyzer failure is analysed again next time, so its
-// problem is reported again.
-
-// cacheListMode lists the import graph and files without type-checking or
-// compiling anything.
-const cacheListMode = packages.NeedName | packages.NeedFiles | packages.NeedImports |
-	packages.NeedDeps | packages.NeedModule | packages.NeedForTest
 
 // fileArgumentsPath is the go command's path for the package that .go
 // files named as arguments make.
 const fileArgumentsPath = "command-line-arguments"
 
-// resultCache is one run's view of the cache directory.
-type resultCache struct {
-	dir   string
-	base  string    // tool, analyzers, flags and build configuration
-	start time.Time // when the run began, before anything was listed
-	env   goEnv
-
-	mu      sync.Mutex                   // guards what follows, outside key
-	keys    map[*packages.Package]string // content keys
-	files   map[string]fileHash          // each file's hash as keyed
-	mods    map[string]string            // go.mod settings by go.mod file (modSettings)
-	settled map[*packages.Package]bool   // unchanged since the run began, dependencies included
+// opening is the result cache of a run, being opened: opening runs `go
+// env` and hashes the executable, which the keys need.
+type opening struct {
+	known bool // some run of this executable used the cache directory
+	done  chan struct{}
+	cache *resultcache.Cache // nil if it could not be opened (go env failed)
 }
 
-type goEnv struct {
-	GOROOT, GOVERSION, GOMODCACHE, GOOS, GOARCH, CGO_ENABLED, GOFLAGS, GOEXPERIMENT, GOWORK, GODEBUG string
-}
-
-// cachedEntry is what is stored for one root package.
-type cachedEntry struct {
-	Findings []finding.Finding
-}
-
-// analyzeCached is Analyze with the result cache in cfg.CacheDir.
-func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
-	start := time.Now()
-	if !toolKnown(cfg.CacheDir) {
-		// No run of this executable used the cache (a new build, a new
-		// cache directory: CI's usual case), so nothing in it can be
-		// for this run. Asking the go command for its environment and
-		// hashing the executable, which the keys need, took 17 ms on
-		// their own before the listing: they are done alongside it.
-		made := make(chan struct{})
-		var rc *resultCache
-		go func() {
-			defer close(made)
-			rc, _ = newResultCache(ctx, cfg, start)
-		}()
-		// The go command it runs is waited for even when nothing is
-		// stored (a cancelled run, a failed listing): Analyze leaves no
-		// child process behind.
-		defer func() { <-made }()
-		return analyzeUnused(ctx, cfg, func() *resultCache {
-			<-made
-			return rc
-		})
+// openCache opens cfg's result cache, nil when the run has none. When no
+// run of this executable used the cache (a new build, a new cache
+// directory: CI's usual case), nothing in it can be for this run, so
+// nothing is looked up and the opening goes on alongside the listing
+// instead of before it (docs/performance.md).
+func openCache(ctx context.Context, cfg *Config, start time.Time) *opening {
+	if cfg.CacheDir == "" || len(cfg.Patterns) == 0 {
+		return nil
 	}
-	rc, err := newResultCache(ctx, cfg, start)
+	o := &opening{known: resultcache.Known(cfg.CacheDir), done: make(chan struct{})}
+	open := func() {
+		defer close(o.done)
+		o.cache, _ = resultcache.Open(ctx, &resultcache.Options{Dir: cfg.CacheDir, Load: cfg.loadOptions(), Analyzers: cfg.Analyzers}, start)
+	}
+	if o.known {
+		open()
+	} else {
+		go open()
+	}
+	return o
+}
+
+// get waits for the cache to be open and returns it, nil if there is
+// none. It is also how Analyze waits for the go command the opening runs,
+// so as to leave no child process behind, whatever happened.
+func (o *opening) get() *resultcache.Cache {
+	if o == nil {
+		return nil
+	}
+	<-o.done
+	return o.cache
+}
+
+// used returns the cache if some run stored results there under this
+// run's shared key, so that looking packages up may hit; nil otherwise.
+func (o *opening) used() *resultcache.Cache {
+	if o == nil || !o.known {
+		return nil
+	}
+	if c := o.get(); c != nil && c.Used() {
+		return c
+	}
+	return nil
+}
+
+// lookUp lists cfg's packages without export data (a run over unchanged
+// packages must not pay for building any), adds the findings of those in
+// the cache to res, and returns the patterns that name the others, with
+// the listed packages by ID, which their keys were computed for. ok is
+// false when the listing failed or a key could not be computed: then
+// every package is analysed.
+func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result) (missed []string, keyedBy map[string]*packages.Package, ok bool) {
+	roots, err := load.ListForKeys(ctx, cfg.loadOptions())
 	if err != nil {
-		// go env failed: the ordinary load reports what is wrong.
-		return analyzeUncached(ctx, cfg)
+		return nil, nil, false
 	}
-	if !rc.used() {
-		return analyzeUnused(ctx, cfg, func() *resultCache { return rc })
-	}
-	roots, err := openCache(ctx, cfg, rc)
-	if err != nil {
-		// Listing failed (a go.mod problem, a bad pattern, ...): the
-		// ordinary load reports it properly.
-		return analyzeUncached(ctx, cfg)
-	}
-	res := &Result{}
-	var missed []string
 	for _, p := range roots {
-		if e, ok := rc.get(p); ok {
-			res.Findings = append(res.Findings, e.Findings...)
+		if !c.Keyed(p) {
+			return nil, nil, false
+		}
+	}
+	keyedBy = make(map[string]*packages.Package, len(roots))
+	for _, p := range roots {
+		keyedBy[p.ID] = p
+		if fs, hit := c.Get(p); hit {
+			res.Findings = append(res.Findings, fs...)
 		} else if p.PkgPath == fileArgumentsPath {
 			// Only the files name this package again; the go command
 			// allows no other pattern beside them.
@@ -125,622 +99,5 @@ func analyzeCached(ctx context.Context, cfg *Config) (*Result, error) {
 			missed = append(missed, p.PkgPath)
 		}
 	}
-	if len(missed) == 0 {
-		finding.Sort(res.Findings)
-		return res, nil
-	}
-	// The packages that missed are listed again, in the streaming path's
-	// mode. Keying from that listing instead would make every run pay for
-	// export data: on kubernetes' pkg/controller, with everything built,
-	// go list takes 0.5 s with -export -compiled and 0.25 s without, and a
-	// run with everything cached takes 0.35 s in all. Starting that listing
-	// alongside this one made such a run 0.2 s slower, for 0.15 s saved on
-	// a run with an empty cache. (A cache that no run has used yet is
-	// keyed from the streaming listing: see analyzeUnused.)
-	sub := *cfg
-	sub.Patterns = slices.Compact(slices.Sorted(slices.Values(missed)))
-	fresh, analysed, loadErr := analyzeFresh(ctx, &sub)
-	if fresh == nil {
-		return res, loadErr
-	}
-	rc.store(fresh, analysed, roots)
-	res.Findings = finding.Dedup(append(res.Findings, fresh.Findings...))
-	res.Errors = fresh.Errors
-	finding.Sort(res.Findings)
-	return res, loadErr
-}
-
-// analyzeFresh analyses the packages the cache had no entry for. It
-// returns the result (nil when nothing could be analysed, or the checker
-// failed), the IDs of the packages analysed, and the load error.
-func analyzeFresh(ctx context.Context, cfg *Config) (*Result, []string, error) {
-	s, err := analyzeStreaming(ctx, cfg)
-	if _, ok := err.(*LoadError); err != nil && !ok {
-		return nil, nil, err
-	}
-	return s.res, s.analysed, err
-}
-
-// openCache lists the packages and computes their keys. It fails when the
-// listing has errors: then nothing is taken from the cache.
-func openCache(ctx context.Context, cfg *Config, rc *resultCache) ([]*packages.Package, error) {
-	pkgs, err := packages.Load(packagesConfig(ctx, cfg, cacheListMode), cfg.Patterns...)
-	if err != nil {
-		return nil, err
-	}
-	broken := false
-	packages.Visit(pkgs, nil, func(p *packages.Package) { broken = broken || len(p.Errors) > 0 })
-	if broken {
-		return nil, fmt.Errorf("listing has errors")
-	}
-	roots := selectVariants(pkgs)
-	if len(roots) == 0 {
-		return nil, fmt.Errorf("no packages")
-	}
-	for _, p := range roots {
-		if _, err := rc.key(p); err != nil {
-			return nil, err
-		}
-	}
-	return roots, nil
-}
-
-// newResultCache computes what every key of the run shares. start is
-// when the run began: files changed since are not trusted to be what was
-// analysed.
-func newResultCache(ctx context.Context, cfg *Config, start time.Time) (*resultCache, error) {
-	env, err := readGoEnv(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	tool, err := toolID(cfg.CacheDir)
-	if err != nil {
-		return nil, err
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "ctrllint result cache v3\ntool %s\n", tool)
-	envJSON, _ := json.Marshal(env)
-	fmt.Fprintf(h, "env %s\ntags %q\ntests %v\n", envJSON, cfg.Tags, cfg.Tests)
-	// This process's own GODEBUG changes how go/types checks (gotypesalias
-	// and kin), whatever the go command's is.
-	fmt.Fprintf(h, "process GODEBUG %q\n", os.Getenv("GODEBUG"))
-	if env.GOWORK != "" && env.GOWORK != "off" {
-		settings, err := modSettings(env.GOWORK)
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(h, "go.work %s\n", settings)
-	}
-	for _, a := range sortedAnalyzers(cfg.Analyzers) {
-		fmt.Fprintf(h, "analyzer %s\n", a.Name)
-		a.Flags.VisitAll(func(f *flag.Flag) { fmt.Fprintf(h, "  -%s=%s\n", f.Name, f.Value) })
-	}
-	return &resultCache{
-		dir:     filepath.Join(cfg.CacheDir, "results"),
-		base:    hex.EncodeToString(h.Sum(nil)),
-		start:   start,
-		env:     env,
-		keys:    make(map[*packages.Package]string),
-		files:   make(map[string]fileHash),
-		mods:    make(map[string]string),
-		settled: make(map[*packages.Package]bool),
-	}, nil
-}
-
-// used reports whether some run with this executable, these analyzers and
-// this build configuration stored results in the cache. When none did,
-// every key misses, whatever the packages.
-func (rc *resultCache) used() bool {
-	_, err := os.Stat(rc.usedMark())
-	return err == nil
-}
-
-// markUsed records that results were stored under rc.base.
-func (rc *resultCache) markUsed() {
-	name := rc.usedMark()
-	if os.MkdirAll(filepath.Dir(name), 0o755) == nil {
-		os.WriteFile(name, nil, 0o644)
-	}
-}
-
-func (rc *resultCache) usedMark() string {
-	return filepath.Join(rc.dir, "used", rc.base)
-}
-
-// analyzeUnused is analyzeCached when the cache cannot have anything for
-// the run (a new build of ctrllint, other analyzer flags, tags, or a new
-// cache): the keys come from the streaming path's listing, which holds
-// everything they need, instead of a listing of their own, which costs
-// 0.35 s before anything is analysed on kubernetes' pkg/controller. Each
-// package's entry is written as soon as it is analysed, while the others
-// are: writing them all at the end took 20 ms of controller-runtime's
-// 0.7 s.
-func analyzeUnused(ctx context.Context, cfg *Config, cache func() *resultCache) (*Result, error) {
-	cfg.phase(Loading)
-	defer cfg.phase(Done)
-	l, err := listRoots(ctx, cfg)
-	if err != nil {
-		return &Result{}, err
-	}
-	// As in openCache, nothing is stored for a package whose listing has
-	// errors; here the listing is by package.
-	hasErrors := graphErrors()
-	var mu sync.Mutex // for hasErrors' memo and stored
-	stored := false
-	s, err := streamRoots(ctx, cfg, l.roots, l.base, func(p *packages.Package, res *Result) {
-		rc := cache()
-		if rc == nil {
-			return // go env failed
-		}
-		mu.Lock()
-		broken := hasErrors(p)
-		mu.Unlock()
-		if !broken && rc.keyed(p) && rc.storeOne(p, res) {
-			mu.Lock()
-			stored = true
-			mu.Unlock()
-		}
-	})
-	if stored {
-		cache().markUsed()
-	}
-	return s.res, err
-}
-
-// store keeps the findings of the analysed packages of res, by the listed
-// package of the same ID; then it marks the cache used.
-func (rc *resultCache) store(res *Result, analysed []string, listed []*packages.Package) {
-	byPkg := make(map[string]*Result)
-	of := func(id string) *Result {
-		if byPkg[id] == nil {
-			byPkg[id] = &Result{}
-		}
-		return byPkg[id]
-	}
-	for _, f := range res.Findings {
-		r := of(f.Package)
-		r.Findings = append(r.Findings, f)
-	}
-	for _, e := range res.Errors {
-		r := of(e.Package)
-		r.Errors = append(r.Errors, e)
-	}
-	byID := make(map[string]*packages.Package)
-	for _, p := range listed {
-		byID[p.ID] = p
-	}
-	stored := false
-	for _, id := range analysed {
-		if p := byID[id]; p != nil && rc.keyed(p) {
-			stored = rc.storeOne(p, of(id)) || stored
-		}
-	}
-	if stored {
-		rc.markUsed()
-	}
-}
-
-// keyed reports whether p has a key, computing it (and its imports') the
-// first time.
-func (rc *resultCache) keyed(p *packages.Package) bool {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	_, err := rc.key(p)
-	return err == nil
-}
-
-// storeOne stores p's findings, res, keyed already, unless an analyzer
-// failed on p or what was analysed may not be what the key says, and
-// reports whether it did.
-//
-// A key is computed from the files on disk, before the analysis (a used
-// cache) or after it (an unused one), while the analysis saw the files as
-// they were parsed and the dependencies as the go command compiled them
-// when it listed. A file saved in between would have the findings of one
-// content stored under the key of another: a later run would print them
-// for code that no longer has them, or print nothing for code that does.
-// So the root's files must hash as they did when parsed, and no file the
-// key covers may have been modified since the run began.
-func (rc *resultCache) storeOne(p *packages.Package, res *Result) bool {
-	if len(res.Errors) > 0 {
-		return false
-	}
-	rc.mu.Lock()
-	ok := rc.parsedAsKeyed(p, res.parsed) && rc.unchanged(p)
-	rc.mu.Unlock()
-	if !ok {
-		return false
-	}
-	rc.put(p, cachedEntry{Findings: res.Findings})
-	return true
-}
-
-// parsedAsKeyed reports whether every file of p that the run parsed had
-// the content its key was computed from.
-func (rc *resultCache) parsedAsKeyed(p *packages.Package, parsed map[string]fileHash) bool {
-	for _, f := range p.GoFiles {
-		h, ok := parsed[f]
-		if !ok {
-			continue // cgo's input (the analyzers saw its output) or the Load path's
-		}
-		if k, keyed := rc.files[f]; h == (fileHash{}) || keyed && k != h {
-			return false
-		}
-	}
-	return true
-}
-
-// unchanged reports whether no file that p's key covers, its module's
-// go.mod included, was modified since the run began, or so shortly before
-// that the file system's clock cannot tell (mtimeSlack).
-func (rc *resultCache) unchanged(p *packages.Package) bool {
-	if b, ok := rc.settled[p]; ok {
-		return b
-	}
-	rc.settled[p] = true // an import cycle is the go command's to report
-	ok := true
-	if !rc.inModCache(p) && !rc.inGoroot(p) {
-		for _, f := range keyedFiles(p) {
-			ok = ok && rc.before(f)
-		}
-		if p.Module != nil && p.Module.GoMod != "" {
-			ok = ok && rc.before(p.Module.GoMod)
-		}
-	}
-	for _, dep := range p.Imports {
-		ok = rc.unchanged(dep) && ok
-	}
-	rc.settled[p] = ok
-	return ok
-}
-
-// mtimeSlack is how long before the run a modification must be for the
-// file to count as unchanged: the kernel stamps files from a clock that
-// lags the one time.Now reads by up to a scheduler tick, and a file system
-// whose times have no fraction of a second may round a later write down to
-// the whole second.
-const (
-	mtimeSlack       = 50 * time.Millisecond
-	coarseMtimeSlack = 2 * time.Second
-)
-
-func (rc *resultCache) before(name string) bool {
-	st, err := os.Stat(name)
-	if err != nil {
-		return false
-	}
-	mt := st.ModTime()
-	slack := mtimeSlack
-	if mt.Nanosecond() == 0 {
-		slack = coarseMtimeSlack
-	}
-	return mt.Before(rc.start.Add(-slack))
-}
-
-// keyedFiles are the files whose content a package's key covers.
-func keyedFiles(p *packages.Package) []string {
-	return slices.Concat(p.GoFiles, p.OtherFiles, p.EmbedFiles)
-}
-
-// graphErrors returns a test of whether a package or any of its
-// dependencies has errors, remembering the answer for every package it
-// visits: the roots of a run share most of their graph.
-func graphErrors() func(*packages.Package) bool {
-	memo := make(map[*packages.Package]bool)
-	var broken func(p *packages.Package) bool
-	broken = func(p *packages.Package) bool {
-		if b, ok := memo[p]; ok {
-			return b
-		}
-		memo[p] = false // an import cycle is reported by the go command, not found here
-		b := len(p.Errors) > 0
-		for _, imp := range p.Imports {
-			b = broken(imp) || b
-		}
-		memo[p] = b
-		return b
-	}
-	return broken
-}
-
-// key is the package's content key: its files and its imports' keys.
-// Callers that may run concurrently hold rc.mu (keyed).
-func (rc *resultCache) key(p *packages.Package) (string, error) {
-	if k, ok := rc.keys[p]; ok {
-		return k, nil
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n", p.ID, p.Name)
-	if m := p.Module; m != nil && !rc.inModCache(p) {
-		// The go line decides which language the type checker accepts;
-		// toolchain and godebug lines go with it. A module-cache
-		// dependency's go.mod is fixed by its version.
-		settings, err := rc.moduleSettings(m)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "module %s go %s %s\n", m.Path, m.GoVersion, settings)
-	}
-	switch {
-	case rc.inModCache(p):
-		fmt.Fprintf(h, "module %s@%s\n", p.Module.Path, p.Module.Version)
-		for _, f := range p.GoFiles {
-			fmt.Fprintf(h, "file %s\n", filepath.Base(f))
-		}
-	case rc.inGoroot(p):
-		fmt.Fprintf(h, "goroot %s\n", rc.env.GOVERSION)
-		for _, f := range p.GoFiles {
-			fmt.Fprintf(h, "file %s\n", filepath.Base(f))
-		}
-	default:
-		for _, f := range keyedFiles(p) {
-			fh, err := rc.hashFile(f)
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(h, "file %s %x\n", f, fh)
-		}
-	}
-	imps := make([]string, 0, len(p.Imports))
-	for path, dep := range p.Imports {
-		// A standard library package is the toolchain's, in the base
-		// key already. Leaving them out also keeps the key the same
-		// whether the listing is of the files as written or as compiled
-		// (the streaming path's, see analyzeUnused), which adds cgo's
-		// runtime/cgo, syscall and unsafe to a cgo package's imports.
-		if !rc.inGoroot(dep) && dep.PkgPath != "unsafe" {
-			imps = append(imps, path)
-		}
-	}
-	sort.Strings(imps)
-	for _, path := range imps {
-		k, err := rc.key(p.Imports[path])
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "import %s %s\n", path, k)
-	}
-	k := hex.EncodeToString(h.Sum(nil))
-	rc.keys[p] = k
-	return k, nil
-}
-
-func (rc *resultCache) inModCache(p *packages.Package) bool {
-	m := p.Module
-	if m == nil || m.Version == "" || m.Replace != nil && m.Replace.Version == "" || rc.env.GOMODCACHE == "" {
-		return false
-	}
-	for _, f := range p.GoFiles {
-		if !strings.HasPrefix(f, rc.env.GOMODCACHE+string(filepath.Separator)) {
-			return false
-		}
-	}
-	return len(p.GoFiles) > 0
-}
-
-func (rc *resultCache) inGoroot(p *packages.Package) bool {
-	if p.Module != nil || rc.env.GOROOT == "" {
-		return false
-	}
-	for _, f := range p.GoFiles {
-		if !strings.HasPrefix(f, rc.env.GOROOT+string(filepath.Separator)) {
-			return false
-		}
-	}
-	return len(p.GoFiles) > 0
-}
-
-// hashFile returns the hash of a file's content, the same for every key
-// of the run that covers the file.
-func (rc *resultCache) hashFile(name string) (fileHash, error) {
-	if h, ok := rc.files[name]; ok {
-		return h, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return fileHash{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return fileHash{}, err
-	}
-	var fh fileHash
-	h.Sum(fh[:0])
-	rc.files[name] = fh
-	return fh, nil
-}
-
-// moduleSettings returns the lines of a module's go.mod that change how
-// its packages type-check, remembered for the run.
-func (rc *resultCache) moduleSettings(m *packages.Module) (string, error) {
-	if m.GoMod == "" {
-		return "", nil
-	}
-	if s, ok := rc.mods[m.GoMod]; ok {
-		return s, nil
-	}
-	s, err := modSettings(m.GoMod)
-	if err != nil {
-		return "", err
-	}
-	rc.mods[m.GoMod] = s
-	return s, nil
-}
-
-// modSettings reads the go, toolchain and godebug lines of a go.mod or
-// go.work file. Its requirements are not among them: they change the
-// dependencies' keys, which a package's key covers.
-func modSettings(name string) (string, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	if strings.HasSuffix(name, ".work") {
-		wf, err := modfile.ParseWork(name, data, nil)
-		if err != nil {
-			return "", err
-		}
-		settingsOf(&b, wf.Go, wf.Toolchain, wf.Godebug)
-	} else {
-		mf, err := modfile.Parse(name, data, nil)
-		if err != nil {
-			return "", err
-		}
-		settingsOf(&b, mf.Go, mf.Toolchain, mf.Godebug)
-	}
-	return b.String(), nil
-}
-
-func settingsOf(b *strings.Builder, g *modfile.Go, tc *modfile.Toolchain, debug []*modfile.Godebug) {
-	if g != nil {
-		fmt.Fprintf(b, "go=%s ", g.Version)
-	}
-	if tc != nil {
-		fmt.Fprintf(b, "toolchain=%s ", tc.Name)
-	}
-	for _, d := range debug {
-		fmt.Fprintf(b, "godebug %s=%s ", d.Key, d.Value)
-	}
-}
-
-func (rc *resultCache) path(p *packages.Package) string {
-	rc.mu.Lock()
-	key := rc.keys[p]
-	rc.mu.Unlock()
-	sum := sha256.Sum256([]byte(rc.base + key))
-	k := hex.EncodeToString(sum[:])
-	return filepath.Join(rc.dir, k[:2], k+".json")
-}
-
-// get returns p's entry. One that is missing, or fails its integrity
-// check (decodeEntry), is a miss: the package is analysed again and the
-// entry rewritten.
-func (rc *resultCache) get(p *packages.Package) (cachedEntry, bool) {
-	name := rc.path(p)
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return cachedEntry{}, false
-	}
-	e, err := decodeEntry(data, entryID(name))
-	if err != nil {
-		return cachedEntry{}, false
-	}
-	return e, true
-}
-
-// put stores an entry; a failure to write only costs the next run time.
-func (rc *resultCache) put(p *packages.Package, e cachedEntry) {
-	name := rc.path(p)
-	data, err := encodeEntry(e, entryID(name))
-	if err != nil || os.MkdirAll(filepath.Dir(name), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), name) != nil {
-		os.Remove(tmp.Name())
-	}
-}
-
-// readGoEnv asks the go command for what decides how packages build.
-func readGoEnv(ctx context.Context, cfg *Config) (goEnv, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK", "GODEBUG")
-	cmd.Dir = cfg.Dir
-	cmd.Env = cfg.Env
-	out, err := cmd.Output()
-	if err != nil {
-		return goEnv{}, err
-	}
-	var env goEnv
-	err = json.Unmarshal(out, &env)
-	return env, err
-}
-
-var toolIDOnce struct {
-	sync.Once
-	id  string
-	err error
-}
-
-// toolKnown reports whether this executable, as it is now, has been
-// identified in the cache (toolID) by an earlier run: none that used the
-// cache can have missed it.
-func toolKnown(cacheDir string) bool {
-	_, memo, err := toolMemo(cacheDir)
-	if err != nil {
-		return true // toolID will fail the same way, and say so
-	}
-	_, err = os.Stat(memo)
-	return err == nil
-}
-
-// toolMemo returns the executable and where toolID remembers its hash,
-// by its path, size and modification time.
-func toolMemo(cacheDir string) (exe, memo string, err error) {
-	exe, err = os.Executable()
-	if err != nil {
-		return "", "", err
-	}
-	st, err := os.Stat(exe)
-	if err != nil {
-		return "", "", err
-	}
-	stamp := fmt.Sprintf("%s %d %d %s/%s", exe, st.Size(), st.ModTime().UnixNano(), runtime.GOOS, runtime.GOARCH)
-	sum := sha256.Sum256([]byte(stamp))
-	return exe, filepath.Join(cacheDir, "tool", hex.EncodeToString(sum[:8])), nil
-}
-
-// toolID identifies this executable by the hash of its contents,
-// remembered in the cache by path, size and modification time so that it
-// is computed once per build.
-func toolID(cacheDir string) (string, error) {
-	toolIDOnce.Do(func() {
-		exe, memo, err := toolMemo(cacheDir)
-		if err != nil {
-			toolIDOnce.err = err
-			return
-		}
-		if id, err := os.ReadFile(memo); err == nil && len(id) == 64 {
-			toolIDOnce.id = string(id)
-			return
-		}
-		f, err := os.Open(exe)
-		if err != nil {
-			toolIDOnce.err = err
-			return
-		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			toolIDOnce.err = err
-			return
-		}
-		toolIDOnce.id = hex.EncodeToString(h.Sum(nil))
-	})
-	if toolIDOnce.err != nil {
-		return "", toolIDOnce.err
-	}
-	// Remembered in every cache the process uses (the tests use many),
-	// which toolKnown relies on.
-	if _, memo, err := toolMemo(cacheDir); err == nil {
-		if _, err := os.Stat(memo); err != nil && os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
-			os.WriteFile(memo, []byte(toolIDOnce.id), 0o644)
-		}
-	}
-	return toolIDOnce.id, nil
-}
-
-func sortedAnalyzers(as []*analysis.Analyzer) []*analysis.Analyzer {
-	out := slices.Clone(as)
-	slices.SortFunc(out, func(a, b *analysis.Analyzer) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	return slices.Compact(slices.Sorted(slices.Values(missed))), keyedBy, true
 }

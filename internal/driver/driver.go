@@ -9,18 +9,20 @@ package driver
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/token"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/driver/load"
 	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
@@ -75,6 +77,34 @@ const (
 	Done
 )
 
+// loadOptions is what loading needs of cfg.
+func (cfg *Config) loadOptions() *load.Options {
+	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env}
+}
+
+// What loading reports is part of the driver's API: front ends call only
+// the driver.
+type (
+	// LoadError means some packages could not be loaded or type-checked.
+	LoadError = load.Error
+	// Problem is one reason packages could not be loaded or type-checked.
+	Problem = load.Problem
+)
+
+// ErrNoPatterns is returned when no package patterns are given.
+var ErrNoPatterns = load.ErrNoPatterns
+
+// RootMode is the packages.Mode Load uses. The benchmark's floor
+// (hack/bench/floor) loads with it, so that the floor is exactly
+// ctrllint's own loading and type-checking, and nothing more.
+const RootMode = load.RootMode
+
+// Load loads the packages matching cfg.Patterns, syntax and types
+// included, ready for Run (load.Packages).
+func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
+	return load.Packages(ctx, cfg.loadOptions())
+}
+
 // phase tells cfg.Phases, if set, that the run entered p.
 func (cfg *Config) phase(p Phase) {
 	if cfg.Phases != nil {
@@ -92,20 +122,17 @@ type Result struct {
 	// parsed holds the hash of each file's content as the analyzers saw
 	// it, when the driver parsed it (the streaming path); the zero hash
 	// marks a file seen with two contents in one run.
-	parsed map[string]fileHash
+	parsed map[string]load.FileHash
 }
 
-// fileHash is the SHA-256 of a file's content.
-type fileHash = [sha256.Size]byte
-
 // addParsed merges the hashes of files parsed for another package.
-func (r *Result) addParsed(m map[string]fileHash) {
+func (r *Result) addParsed(m map[string]load.FileHash) {
 	if r.parsed == nil {
-		r.parsed = make(map[string]fileHash, len(m))
+		r.parsed = make(map[string]load.FileHash, len(m))
 	}
 	for f, h := range m {
 		if old, ok := r.parsed[f]; ok && old != h {
-			h = fileHash{}
+			h = load.FileHash{}
 		}
 		r.parsed[f] = h
 	}
@@ -137,28 +164,62 @@ func (e *AnalyzerError) Error() string {
 
 func (e *AnalyzerError) Unwrap() error { return e.Err }
 
-// Analyze loads the packages and runs the analyzers on them.
+// Analyze loads the packages and runs the analyzers on them: it lists
+// the packages, takes what the result cache holds for them, analyses the
+// others, and stores their findings in the cache.
 //
 // If some packages cannot be loaded or type-checked, the error is a
 // *LoadError and the result holds the findings of the packages that
 // could be analysed: one broken package should not hide what is wrong in
 // the others, but callers must still treat the run as failed.
 func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
-	if cfg.CacheDir != "" && len(cfg.Patterns) > 0 {
-		return analyzeCached(ctx, cfg)
-	}
-	return analyzeUncached(ctx, cfg)
-}
-
-func analyzeUncached(ctx context.Context, cfg *Config) (*Result, error) {
 	if err := ctx.Err(); err != nil {
-		// The cached path falls back here when its listing fails, as it
-		// does when cancelled: starting the go command again would be
-		// for nothing.
 		return &Result{}, err
 	}
-	s, err := analyzeStreaming(ctx, cfg)
-	return s.res, err
+	cache := openCache(ctx, cfg, time.Now())
+	defer cache.get()
+
+	res := &Result{}
+	toAnalyse := *cfg
+	var keyedBy map[string]*packages.Package // keys from a listing of their own
+	if c := cache.used(); c != nil {
+		missed, byID, ok := lookUp(ctx, cfg, c, res)
+		if ok && len(missed) == 0 {
+			finding.Sort(res.Findings)
+			return res, nil
+		}
+		if ok {
+			toAnalyse.Patterns, keyedBy = missed, byID
+		}
+	}
+
+	var stored atomic.Bool
+	fresh, err := analyzeStreaming(ctx, &toAnalyse, func(p *packages.Package, r *Result) {
+		c := cache.get()
+		if c == nil || len(r.Errors) > 0 {
+			return
+		}
+		if keyedBy != nil {
+			// Keyed from the look-up's listing, which names the same
+			// packages by the same IDs.
+			if p = keyedBy[p.ID]; p == nil {
+				return
+			}
+		}
+		if c.Keyed(p) && c.Put(p, r.Findings, r.parsed) {
+			stored.Store(true)
+		}
+	})
+	if stored.Load() {
+		cache.get().MarkUsed()
+	}
+	if _, ok := err.(*LoadError); err != nil && !ok {
+		return res, err
+	}
+	res.Findings = finding.Dedup(append(res.Findings, fresh.Findings...))
+	res.Errors = fresh.Errors
+	finding.Sort(res.Findings)
+	return res, err
 }
 
 // Run runs cfg.Analyzers over packages already loaded by Load with the

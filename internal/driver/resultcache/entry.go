@@ -1,4 +1,4 @@
-package driver
+package resultcache
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func entryID(name string) string {
 	return strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 }
 
-func encodeEntry(e cachedEntry, id string) ([]byte, error) {
+func encodeEntry(e entry, id string) ([]byte, error) {
 	if e.Findings == nil {
 		e.Findings = []finding.Finding{}
 	}
@@ -52,38 +52,38 @@ func encodeEntry(e cachedEntry, id string) ([]byte, error) {
 
 var errBadEntry = errors.New("corrupt result cache entry")
 
-func decodeEntry(data []byte, id string) (cachedEntry, error) {
+func decodeEntry(data []byte, id string) (entry, error) {
 	header, payload, ok := bytes.Cut(data, []byte("\n"))
 	if !ok {
-		return cachedEntry{}, errBadEntry
+		return entry{}, errBadEntry
 	}
 	fields := strings.Split(string(header), " ")
 	if len(fields) != 5 || fields[0]+" "+fields[1] != entryMagic || fields[2] != id {
-		return cachedEntry{}, errBadEntry
+		return entry{}, errBadEntry
 	}
 	size, err := strconv.Atoi(fields[3])
 	if err != nil || size != len(payload) {
-		return cachedEntry{}, errBadEntry
+		return entry{}, errBadEntry
 	}
 	sum := sha256.Sum256(payload)
 	if fields[4] != hex.EncodeToString(sum[:]) {
-		return cachedEntry{}, errBadEntry
+		return entry{}, errBadEntry
 	}
-	var e cachedEntry
+	var e entry
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil || dec.More() {
-		return cachedEntry{}, errBadEntry
+		return entry{}, errBadEntry
 	}
 	if err := e.check(); err != nil {
-		return cachedEntry{}, err
+		return entry{}, err
 	}
 	return e, nil
 }
 
 // check rejects what no analysis produces: an entry without its findings
 // list, or a finding that has no analyzer or no place.
-func (e *cachedEntry) check() error {
+func (e *entry) check() error {
 	if e.Findings == nil {
 		return errBadEntry
 	}

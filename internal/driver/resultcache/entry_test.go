@@ -1,4 +1,4 @@
-package driver
+package resultcache
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 
 const fuzzEntryID = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-func sampleEntry() cachedEntry {
+func sampleEntry() entry {
 	pos := finding.Position{File: "/src/a.go", Offset: 40, Line: 5, Column: 12}
-	return cachedEntry{Findings: []finding.Finding{{
+	return entry{Findings: []finding.Finding{{
 		Analyzer: "tombstone", Category: "delete", Message: "type assertion panics on the tombstone",
 		URL: "https://example.com/tombstone", Pos: pos, End: pos, Package: "example.com/m/a",
 		Fixes: []finding.Fix{{Message: "Use the tombstone", Edits: []finding.Edit{{Pos: pos, End: pos, NewText: "x"}}}},
@@ -29,7 +29,7 @@ func FuzzDecodeEntry(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	empty, _ := encodeEntry(cachedEntry{}, fuzzEntryID)
+	empty, _ := encodeEntry(entry{}, fuzzEntryID)
 	for _, seed := range [][]byte{good, empty, nil, []byte("null"), []byte("{}"), good[:len(good)/2],
 		[]byte(entryMagic + " " + fuzzEntryID + " 4 x\nnull"), append(bytes.Clone(good), '\n')} {
 		f.Add(seed)
@@ -72,7 +72,7 @@ func FuzzEntryRoundTrip(f *testing.F) {
 		}
 		// JSON holds strings as UTF-8: what Marshal made of invalid
 		// UTF-8 is what must come back.
-		var want cachedEntry
+		var want entry
 		b, _ := json.Marshal(e)
 		json.Unmarshal(b, &want)
 		if !reflect.DeepEqual(got, want) {

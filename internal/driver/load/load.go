@@ -1,4 +1,9 @@
-package driver
+// Package load is how the driver gets packages: the go command's
+// listings, the choice of variants, one classification of what went wrong
+// (Problems, Error), decoding dependencies from export data, and parsing
+// and type-checking one root against them. It knows nothing of analyzers
+// or of the result cache.
+package load
 
 import (
 	"cmp"
@@ -50,14 +55,14 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
 }
 
-// LoadError means some packages could not be loaded or type-checked.
+// Error means some packages could not be loaded or type-checked.
 // It carries the loader's own messages, which say what to fix, rather
 // than a summary that would send the user to rerun go build.
-type LoadError struct {
+type Error struct {
 	Problems []Problem
 }
 
-func (e *LoadError) Error() string {
+func (e *Error) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		lines[i] = p.String()
@@ -68,52 +73,117 @@ func (e *LoadError) Error() string {
 // ErrNoPatterns is returned when no package patterns are given.
 var ErrNoPatterns = errors.New("no packages given")
 
-// Load loads the packages matching cfg.Patterns, ready for Run.
+// Options say which packages to load, and how the go command runs.
+type Options struct {
+	// Dir is the directory the go command runs in; patterns are relative
+	// to it. Empty means the current directory.
+	Dir string
+	// Patterns are go list package patterns. At least one is required:
+	// an empty list is an error rather than an implicit ".", because a
+	// silently narrowed run looks exactly like a clean one.
+	Patterns []string
+	// Tags are build tags, passed to the go command as -tags.
+	Tags []string
+	// Tests includes _test.go files, as go vet does.
+	Tests bool
+	// Env is the go command's environment; nil means os.Environ().
+	Env []string
+}
+
+// Packages loads the packages matching opts.Patterns, syntax and types
+// included, all at once (the editor server's way; the driver's Analyze
+// streams them instead).
 //
 // Packages that loaded cleanly are returned even when the error is a
-// *LoadError, so the caller can analyse what can be analysed.
+// *Error, so the caller can analyse what can be analysed.
 //
-// With cfg.Tests, a package with in-package tests is represented only by
+// With opts.Tests, a package with in-package tests is represented only by
 // its test variant "p [p.test]", a superset of p, as go vet does; the
 // generated test main packages are dropped.
-func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
-	if len(cfg.Patterns) == 0 {
-		return nil, ErrNoPatterns
-	}
-	lcfg := packagesConfig(ctx, cfg, rootMode)
-	pkgs, err := packages.Load(lcfg, cfg.Patterns...)
+func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
+	lcfg := opts.config(ctx, rootMode)
+	pkgs, err := list(lcfg, opts)
 	if err != nil {
-		// The go command itself failed (no go.mod, bad flags, ...).
-		return nil, &LoadError{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
+		return nil, err
 	}
-	base := baseDir(cfg)
-
-	pkgs = selectVariants(pkgs)
-	if len(pkgs) == 0 {
-		return nil, &LoadError{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(cfg.Patterns, " "))}}}
-	}
-
-	var good []*packages.Package
-	var probs []Problem
-	var unexplained []*packages.Package
+	var good, failed []*packages.Package
 	for _, p := range pkgs {
 		if !p.IllTyped && len(p.Errors) == 0 {
 			good = append(good, p)
-			continue
+		} else {
+			failed = append(failed, p)
 		}
+	}
+	// Without NeedDeps, a package's graph is not listed: list it, cheaply
+	// (export data, no type-checking from source), for the packages whose
+	// errors say nothing.
+	graphOf := func(pkgs []*packages.Package) []*packages.Package {
+		var patterns []string
+		for _, p := range pkgs {
+			if p.PkgPath != "" && !slices.Contains(patterns, p.PkgPath) {
+				patterns = append(patterns, p.PkgPath)
+			}
+		}
+		if len(patterns) == 0 {
+			return nil
+		}
+		c := *lcfg
+		c.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
+		listed, _ := packages.Load(&c, patterns...)
+		return listed
+	}
+	if err := Failure(failed, opts.Base(), graphOf); err != nil {
+		return good, err
+	}
+	return good, nil
+}
+
+// list runs the go command for opts.Patterns in lcfg's mode and selects
+// the variants to analyse. It fails when the go command fails, is
+// interrupted, or nothing matches.
+func list(lcfg *packages.Config, opts *Options) ([]*packages.Package, error) {
+	if len(opts.Patterns) == 0 {
+		return nil, ErrNoPatterns
+	}
+	listed, err := packages.Load(lcfg, opts.Patterns...)
+	if err := lcfg.Context.Err(); err != nil {
+		// The go command was interrupted: what it said, or listed, is
+		// not about the packages.
+		return nil, err
+	}
+	if err != nil {
+		// The go command itself failed (no go.mod, bad flags, ...).
+		return nil, &Error{Problems: []Problem{{Msg: strings.TrimSpace(err.Error())}}}
+	}
+	pkgs := selectVariants(listed)
+	if len(pkgs) == 0 {
+		return nil, &Error{Problems: []Problem{{Msg: fmt.Sprintf("no packages matched %s", strings.Join(opts.Patterns, " "))}}}
+	}
+	return pkgs, nil
+}
+
+// Failure is the one account of packages that could not be loaded or
+// type-checked, whichever way they were loaded: each one's problems, and,
+// for those whose own errors and their imports' say nothing (a
+// dependency further down failed to build), the errors anywhere in their
+// dependency graph, which graphOf lists. It is nil when failed is empty.
+func Failure(failed []*packages.Package, base string, graphOf func([]*packages.Package) []*packages.Package) *Error {
+	var probs []Problem
+	var unexplained []*packages.Package
+	for _, p := range failed {
 		n := len(probs)
-		probs = append(probs, packageProblems(p, base)...)
+		probs = append(probs, Problems(p, base)...)
 		if len(probs) == n {
 			unexplained = append(unexplained, p)
 		}
 	}
 	if len(unexplained) > 0 {
-		probs = append(probs, explain(ctx, lcfg, base, unexplained)...)
+		probs = append(probs, explainGraph(graphOf(unexplained), unexplained, base)...)
 	}
 	if len(probs) == 0 {
-		return good, nil
+		return nil
 	}
-	return good, &LoadError{Problems: sortProblems(probs)}
+	return &Error{Problems: sortProblems(probs)}
 }
 
 // selectVariants drops packages that would only duplicate work: p when
@@ -145,10 +215,10 @@ func isTestMain(p *packages.Package) bool {
 
 var couldNotImport = regexp.MustCompile(`^could not import (\S+) `)
 
-// packageProblems turns a package's errors into problems, preferring the
+// Problems turns a package's errors into problems, preferring the
 // go command's explanation of a broken import ("no required module
 // provides package ...") to the type checker's echo of it.
-func packageProblems(p *packages.Package, base string) []Problem {
+func Problems(p *packages.Package, base string) []Problem {
 	var out []Problem
 	hasTypeErrors, hasSyntaxErrors := false, false
 	for _, e := range p.Errors {
@@ -201,27 +271,6 @@ func packageProblems(p *packages.Package, base string) []Problem {
 		}
 	}
 	return out
-}
-
-// explain finds why packages are ill-typed when neither they nor their
-// direct imports carry an error: a dependency further down failed to
-// build, and go/packages only propagated the failure. Listing the
-// dependency graph with export data (cheap: no type-checking from source)
-// surfaces the go command's message for the broken package.
-func explain(ctx context.Context, lcfg *packages.Config, base string, pkgs []*packages.Package) []Problem {
-	var patterns []string
-	for _, p := range pkgs {
-		if p.PkgPath != "" && !slices.Contains(patterns, p.PkgPath) {
-			patterns = append(patterns, p.PkgPath)
-		}
-	}
-	var listed []*packages.Package
-	if len(patterns) > 0 {
-		c := *lcfg
-		c.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
-		listed, _ = packages.Load(&c, patterns...)
-	}
-	return explainGraph(listed, pkgs, base)
 }
 
 // explainGraph reports the errors of every package in graph, the listed
@@ -331,20 +380,20 @@ func sortProblems(ps []Problem) []Problem {
 	})
 }
 
-// packagesConfig is the go/packages configuration of every listing and
-// load the driver does: cfg's directory, environment, tests and tags.
-func packagesConfig(ctx context.Context, cfg *Config, mode packages.LoadMode) *packages.Config {
-	lcfg := &packages.Config{Mode: mode, Context: ctx, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests}
-	if len(cfg.Tags) > 0 {
-		lcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+// config is the go/packages configuration of every listing and load:
+// opts' directory, environment, tests and tags.
+func (opts *Options) config(ctx context.Context, mode packages.LoadMode) *packages.Config {
+	lcfg := &packages.Config{Mode: mode, Context: ctx, Dir: opts.Dir, Env: opts.Env, Tests: opts.Tests}
+	if len(opts.Tags) > 0 {
+		lcfg.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
 	}
 	return lcfg
 }
 
-// baseDir is the absolute directory the go command runs in, against which
+// Base is the absolute directory the go command runs in, against which
 // problems' file names are made relative.
-func baseDir(cfg *Config) string {
-	base := cfg.Dir
+func (opts *Options) Base() string {
+	base := opts.Dir
 	if base == "" {
 		base = "."
 	}

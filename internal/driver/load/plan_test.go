@@ -1,21 +1,12 @@
-package driver
+package load
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
-
-	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // graph builds packages from "path: imports..." lines.
@@ -59,18 +50,18 @@ func TestDecodePlan(t *testing.T) {
 		"v": nil, // never decoded: nobody imports it directly
 	})
 	roots := []*packages.Package{g["a"], g["b"], g["c"]}
-	pl := decodePlan(roots, []string{"w"})
-	if want := []string{"z", "w", "y", "x"}; !slices.Equal(ids(pl.order), want) {
-		t.Errorf("order %v, want %v", ids(pl.order), want)
+	pl := DecodePlan(roots, []string{"w"})
+	if want := []string{"z", "w", "y", "x"}; !slices.Equal(ids(pl.Order), want) {
+		t.Errorf("order %v, want %v", ids(pl.Order), want)
 	}
-	if want := []int{2, 1, 0}; !slices.Equal(pl.roots, want) { // c, b, a
-		t.Errorf("roots in order %v, want %v", pl.roots, want)
+	if want := []int{2, 1, 0}; !slices.Equal(pl.Roots, want) { // c, b, a
+		t.Errorf("roots in order %v, want %v", pl.Roots, want)
 	}
-	if want := []int{4, 3, 1}; !slices.Equal(pl.need, want) {
-		t.Errorf("need %v, want %v", pl.need, want)
+	if want := []int{4, 3, 1}; !slices.Equal(pl.Need, want) {
+		t.Errorf("need %v, want %v", pl.Need, want)
 	}
 	// Without w among the whole packages, it is not decoded at all.
-	if got := ids(decodePlan(roots, nil).order); slices.Contains(got, "w") {
+	if got := ids(DecodePlan(roots, nil).Order); slices.Contains(got, "w") {
 		t.Errorf("order %v decodes w", got)
 	}
 }
@@ -93,9 +84,9 @@ func TestDecodePlanInvariants(t *testing.T) {
 		"q3": nil,
 	})
 	roots := []*packages.Package{g["r1"], g["r2"], g["r3"], g["r4"]}
-	pl := decodePlan(roots, []string{"q3"})
+	pl := DecodePlan(roots, []string{"q3"})
 	pos := make(map[*packages.Package]int)
-	for k, p := range pl.order {
+	for k, p := range pl.Order {
 		if _, dup := pos[p]; dup {
 			t.Fatalf("%s decoded twice", p.ID)
 		}
@@ -115,12 +106,12 @@ func TestDecodePlanInvariants(t *testing.T) {
 			}
 		}
 		deps(r, func(d *packages.Package) {
-			if k, ok := pos[d]; ok && k >= pl.need[i] {
-				t.Errorf("%s needs %d packages, but depends on %s, decoded %dth", r.ID, pl.need[i], d.ID, k+1)
+			if k, ok := pos[d]; ok && k >= pl.Need[i] {
+				t.Errorf("%s needs %d packages, but depends on %s, decoded %dth", r.ID, pl.Need[i], d.ID, k+1)
 			}
 		})
 	}
-	for _, p := range pl.order {
+	for _, p := range pl.Order {
 		deps(p, func(d *packages.Package) {
 			if k, ok := pos[d]; ok && k > pos[p] {
 				t.Errorf("%s decoded before its dependency %s", p.ID, d.ID)
@@ -130,78 +121,40 @@ func TestDecodePlanInvariants(t *testing.T) {
 	if _, ok := pos[g["q3"]]; !ok {
 		t.Errorf("the whole package q3 is not decoded")
 	}
-	for j := 1; j < len(pl.roots); j++ {
-		if pl.need[pl.roots[j-1]] > pl.need[pl.roots[j]] {
-			t.Errorf("roots not in the order they become ready: %v (need %v)", pl.roots, pl.need)
+	for j := 1; j < len(pl.Roots); j++ {
+		if pl.Need[pl.Roots[j-1]] > pl.Need[pl.Roots[j]] {
+			t.Errorf("roots not in the order they become ready: %v (need %v)", pl.Roots, pl.Need)
 		}
 	}
 }
 
 func TestProgress(t *testing.T) {
-	p := newProgress()
-	if !p.wait(0) {
+	p := NewProgress()
+	if !p.Wait(0) {
 		t.Fatal("wait(0) failed")
 	}
 	done := make(chan bool)
-	go func() { done <- p.wait(2) }()
-	p.advance()
+	go func() { done <- p.Wait(2) }()
+	p.Advance()
 	select {
 	case <-done:
 		t.Fatal("wait(2) returned after one package")
 	case <-time.After(20 * time.Millisecond):
 	}
-	p.advance()
+	p.Advance()
 	if !<-done {
 		t.Fatal("wait(2) failed after two packages")
 	}
 	// Decoding stopped early (a cancelled run): waiters are let go, and
 	// told so.
-	go func() { done <- p.wait(5) }()
-	p.finish()
+	go func() { done <- p.Wait(5) }()
+	p.Finish()
 	if <-done {
 		t.Fatal("wait(5) succeeded with two packages decoded")
 	}
 }
 
-// A run cancelled before or while roots are analysed stops, whatever
-// the decoder and the workers were waiting for, and says why.
-func TestStreamRootsCancelled(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "src", "current"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}, Env: append(os.Environ(), "GOPROXY=off")}
-	l, err := listRoots(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(l.roots) < 3 {
-		t.Fatalf("%d roots: too few to cancel in between", len(l.roots))
-	}
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := streamRoots(cancelled, cfg, l.roots, l.base, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled before: error %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var mu sync.Mutex
-	analysed := 0
-	_, err = streamRoots(ctx, cfg, l.roots, l.base, func(*packages.Package, *Result) {
-		mu.Lock()
-		analysed++
-		mu.Unlock()
-		cancel()
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled after the first root: error %v", err)
-	}
-	if analysed == 0 || analysed > runtime.GOMAXPROCS(0) {
-		t.Errorf("%d roots analysed after cancelling on the first", analysed)
-	}
-}
-
-// decodePlan is quadratic in the graph (a bitset of dependencies per
+// DecodePlan is quadratic in the graph (a bitset of dependencies per
 // package): on a graph of kubernetes' size (about 2,500 packages for
 // pkg/controller) it must stay a few milliseconds of a run of seconds.
 func BenchmarkDecodePlan(b *testing.B) {
@@ -225,6 +178,6 @@ func BenchmarkDecodePlan(b *testing.B) {
 	roots := all[layers-1][:width/2] // 50 roots on top of the graph
 	b.ReportAllocs()
 	for b.Loop() {
-		decodePlan(roots, nil)
+		DecodePlan(roots, nil)
 	}
 }

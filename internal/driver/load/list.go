@@ -1,0 +1,54 @@
+package load
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// listMode is Packages' mode without type-checking: NeedExportFile makes the
+// go command build the export data that type-checking the roots needs,
+// NeedDeps gives the whole graph, so that the importer can offer the
+// export data decoder every package it may mention.
+const listMode = rootMode&^(packages.NeedTypes|packages.NeedSyntax|packages.NeedTypesInfo) |
+	packages.NeedDeps | packages.NeedExportFile
+
+// Listing is the streaming path's one go list: the roots, with the
+// whole dependency graph and its export data reachable from them.
+type Listing struct {
+	Roots []*packages.Package
+	Base  string // the go command's directory, absolute
+}
+
+// List lists opts.Patterns with their whole dependency graph and its
+// export data (building what is not built), failing as Packages does when
+// the go command fails or nothing matches.
+func List(ctx context.Context, opts *Options) (*Listing, error) {
+	roots, err := list(opts.config(ctx, listMode), opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Listing{Roots: roots, Base: opts.Base()}, nil
+}
+
+// keysMode lists the import graph and files without type-checking or
+// compiling anything: what the result cache keys packages by.
+const keysMode = packages.NeedName | packages.NeedFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedModule | packages.NeedForTest
+
+// ListForKeys lists opts.Patterns with their dependency graph, without
+// export data: a run over unchanged packages must not pay for building
+// any. It fails when any package of the graph has errors.
+func ListForKeys(ctx context.Context, opts *Options) ([]*packages.Package, error) {
+	roots, err := list(opts.config(ctx, keysMode), opts)
+	if err != nil {
+		return nil, err
+	}
+	broken := false
+	packages.Visit(roots, nil, func(p *packages.Package) { broken = broken || len(p.Errors) > 0 })
+	if broken {
+		return nil, fmt.Errorf("listing has errors")
+	}
+	return roots, nil
+}
