@@ -17,30 +17,22 @@ import (
 // Listing and decoding the dependencies builds a heap that is nearly all
 // live and stays so until the run ends (the listing's packages, the
 // decoded types). GOGC's rule, collect when the heap has doubled, then
-// marks it over and over as it grows: on controller-runtime six
-// collections before the first root is analysed, with decoding (the run's
-// critical path) slowed by a fifth. While loading, the collector waits
-// for the heap to quadruple (loadPercent), but no longer than until it
-// reaches a memory limit of half as much again as is live, and at least
-// gcFloor, raised as the live heap grows: the first roots are analysed
-// while the rest is decoded, and on kubernetes' pkg/controller a fixed
-// limit of 512 MB let the peak RSS grow by 75 MB.
+// marks it over and over as it grows, slowing decoding, the run's
+// critical path. While loading, the collector waits for the heap to
+// quadruple (loadPercent), but no longer than until it reaches a memory
+// limit of half as much again as is live, and at least gcFloor, raised as
+// the live heap grows: the first roots are analysed while the rest is
+// decoded, and a fixed limit let the peak grow.
 //
 // While roots are analysed most of the live heap is the dependencies'
 // decoded export data; collecting when the heap has doubled would make
 // the headroom a multiple of that data instead of what the roots in
 // flight need. The collector aims at a quarter more than is live once the
-// dependencies are decoded, and no less than gcFloor (gcPercent).
-// Measured with -cache=false: on kubernetes' pkg/controller (about 250 MB
-// live after decoding) GOGC=100 lets the peak RSS reach 630 MB, and a
-// quarter of headroom keeps it near 400 MB for a few percent more CPU; on
-// controller-runtime and prometheus-operator (60 to 80 MB live) GOGC=100
-// makes the collector take a third of the run's CPU, and letting the heap
-// reach 256 MB before collecting saves 15 to 20% of the wall time, at 250
-// to 340 MB peak RSS. The setting is made once but applies to the live
-// heap at each collection, which grows while packages are analysed: it is
-// capped at 300, or the standard library (14 MB live after decoding) would
-// peak at 800 MB.
+// dependencies are decoded, and no less than gcFloor (gcPercent). The
+// setting is made once but applies to the live heap at each collection,
+// which grows while packages are analysed: it is capped, or a small run
+// would let its heap grow many times over. docs/performance.md has the
+// measurements behind each choice.
 //
 // A GOGC or GOMEMLIMIT the user set leaves the collector alone.
 const (

@@ -42,8 +42,8 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 // streamRoots type-checks and analyses the roots listed.
 //
 // Decoding the dependencies, one package at a time since each decode may
-// add objects to the packages it mentions, is the run's critical path:
-// a quarter of the CPU on controller-runtime. So one goroutine decodes
+// add objects to the packages it mentions, is the run's critical path
+// (docs/performance.md has the profile). So one goroutine decodes
 // while workers take the roots in turn, parse them, wait until every
 // package they can see is decoded, type-check and analyse them. What a
 // root's analyzers see of its dependencies must not depend on how far

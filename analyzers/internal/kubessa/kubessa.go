@@ -145,9 +145,9 @@ func SeesKubernetes(pkg *types.Package) bool {
 // those; the methods of other imports' types it creates when they are
 // called. Creating an import's SSA package allocates a function for every
 // method of every type it declares (thousands in the API packages), and
-// most imports are there for their types and constants: on
-// controller-runtime creating every import was a tenth of a cold run's
-// CPU. The package initializer, the one other user of all imports (it
+// most imports are there for their types and constants, so creating every
+// import was a large part of a cold run (docs/performance.md). The
+// package initializer, the one other user of all imports (it
 // calls their initializers), is built bare (ssa.BareInits).
 func referenced(pass *analysis.Pass) []*types.Package {
 	seen := make(map[*types.Package]bool)

@@ -38,8 +38,8 @@ type exported struct {
 // NewDeps prepares to decode the dependencies of roots into fset.
 func NewDeps(fset *token.FileSet, roots []*packages.Package) *Deps {
 	e := &Deps{fset: fset, pkgs: make(map[string]*exported), shared: make(map[string]*types.Package), variants: make(map[string]bool)}
-	// Building a view of each package's dependencies took a tenth of the
-	// decoding time. One view of the whole graph serves every package
+	// Building a view of each package's dependencies was a measurable part
+	// of decoding. One view of the whole graph serves every package
 	// whose dependencies include no path that names two packages (a
 	// test's recompiled variants).
 	byPath := make(map[string]string)

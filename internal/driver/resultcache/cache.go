@@ -1,8 +1,8 @@
 // Package resultcache keeps analysis results per package, keyed by
-// content. It lets a second run over unchanged code skip loading
-// and analysing: what costs seconds on kubernetes' pkg/controller is
-// type-checking 150 packages and building their SSA form, while knowing
-// that nothing changed takes one `go list -deps` without compiling.
+// content. It lets a second run over unchanged code skip loading and
+// analysing: what costs the time of a run is type-checking its packages
+// and building their SSA form, while knowing that nothing changed takes
+// one `go list -deps` without compiling.
 //
 // A root package's entry is keyed by everything its findings depend on:
 // this executable, the analyzers and their flags, the build configuration
