@@ -3,7 +3,7 @@
 // every key taken is marked Done, every key that stops being retried is
 // forgotten, and workers start only once the caches the sync reads are
 // synced.
-package controller
+package workloop
 
 import (
 	"context"

@@ -7,7 +7,7 @@
 // predicate) is recovered and reported through utilruntime.HandleError:
 // client-go's informer would otherwise crash the process (its default), or
 // drop the event and deliver nothing more to the handler for a second.
-package handler
+package eventhandler
 
 import (
 	"fmt"

@@ -2,7 +2,7 @@
 // an object under retry.RetryOnConflict. Everything else reads through
 // listers; a write that must not be based on a stale copy reads the live
 // object here, changes it and writes it back, retrying on conflict.
-package fresh
+package readmodifywrite
 
 import (
 	"context"
