@@ -234,13 +234,26 @@ func TestAPIServerRestartE2E(t *testing.T) {
 	// kube-apiserver waits its full 60 s shutdown timeout for them, serving
 	// the in-flight requests meanwhile.
 	api := env.ControlPlane.GetAPIServer()
-	// What the controller had made by then, as the API server saw it just
-	// before the kill.
-	pdbs, _ := client.PolicyV1().PodDisruptionBudgets(ns).List(ctx, metav1.ListOptions{})
-	accounts, _ := client.CoreV1().ServiceAccounts(ns).List(ctx, metav1.ListOptions{})
+	// The controller runs in its own process, which may still be starting:
+	// the kill waits for its first child, so that it lands mid-reconcile.
+	var made int
+	for deadline := time.Now().Add(e2eConvergeTimeout); made == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the controller made no child within %v", e2eConvergeTimeout)
+		}
+		pdbs, err := client.PolicyV1().PodDisruptionBudgets(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		accounts, err := client.CoreV1().ServiceAccounts(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = len(pdbs.Items) + len(accounts.Items)
+	}
 	e2eKillAPIServer(t, api.CertDir)
 	killed := time.Now()
-	t.Logf("kube-apiserver killed with %d of %d children created", len(pdbs.Items)+len(accounts.Items), 2*deployments)
+	t.Logf("kube-apiserver killed with %d of %d children created (as last listed)", made, 2*deployments)
 	time.Sleep(down)
 	if exited, err := guard.exited(); exited {
 		t.Fatalf("the controller exited while kube-apiserver was down: %v", err)
