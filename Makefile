@@ -5,8 +5,19 @@ GO       ?= go
 BIN      := bin/ctrllint
 FIXTURES := $(wildcard testdata/src/*/go.mod)
 
+# Besides the root module (ctrllint), two modules of our own: the reference
+# runtime (runtime/, what a controller author imports) and its comparison with
+# controller-runtime (hack/runtimebench). Each is built and tested with its own
+# go.mod, as a consumer builds it: a go.work (make work) would merge their
+# requirements, and would swallow the fixture modules under testdata, which are
+# not in it. So the targets here run with GOWORK=off.
+export GOWORK := off
+MODULES := runtime hack/runtimebench
+# $(call in-modules,CMD): CMD in each of MODULES, stopping at the first failure.
+in-modules = @set -e; for m in $(MODULES); do echo "(cd $$m && $(1))"; (cd $$m && $(1)); done
+
 .PHONY: all build example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz fuzz-smoke \
-	e2e e2e-binaries e2e-if-possible e2e-smoke
+	e2e e2e-binaries e2e-if-possible e2e-smoke work
 
 all: build
 
@@ -33,6 +44,7 @@ testdata:
 
 vet:
 	$(GO) vet ./...
+	$(call in-modules,$(GO) vet ./...)
 
 # Analyzer tests shell out to the go command to load fixtures, which the test
 # cache cannot see: -count=1 keeps a changed fixture from hiding behind a
@@ -45,11 +57,13 @@ TEST_TIMEOUT ?= 30m
 
 unit: testdata
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race ./runtime/...
+	$(call in-modules,$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...)
+	cd runtime && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race ./...
 
 # Dogfood: ctrllint on its own repository reports nothing.
 lint: build
 	./$(BIN) ./...
+	$(call in-modules,$(CURDIR)/$(BIN) ./...)
 
 # Integrations (golangci-lint plugin, editor server, ...) live in make/*.mk
 # and add their checks to TEST_EXTRA.
@@ -69,12 +83,12 @@ e2e-binaries:
 
 e2e:
 	@assets=$$($(E2E_BINARIES)) && \
-	  KUBEBUILDER_ASSETS=$$assets $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -tags e2e ./runtime/example/...
+	  KUBEBUILDER_ASSETS=$$assets $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -tags e2e -run 'E2E$$' ./hack/e2e/
 
 # The control plane alone: starts, lists namespaces, stops.
 e2e-smoke:
 	@assets=$$($(E2E_BINARIES)) && \
-	  KUBEBUILDER_ASSETS=$$assets $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -tags e2e ./hack/e2e/...
+	  KUBEBUILDER_ASSETS=$$assets $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -tags e2e -run 'Smoke$$' ./hack/e2e/
 
 # `make test` runs the e2e tests whenever the binaries can be built; when they
 # cannot (no module proxy, a build failure) it says so and goes on. Once they
@@ -136,9 +150,17 @@ bench: bench-micro bench-compare
 
 bench-micro: testdata
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(call in-modules,$(GO) test -run '^$$' -bench . -benchmem ./...)
 
 bench-compare: build testdata
 	$(GO) run ./hack/bench -ctrllint $(BIN) $(BENCH_FLAGS)
+
+# A workspace of the modules above for an editor (gopls) or a change that
+# spans them; not committed. Run the root module's tests with GOWORK=off while
+# it exists: the fixture modules under testdata are outside it, and the go
+# command refuses to load them from inside a workspace.
+work:
+	GOWORK= $(GO) work init . $(MODULES)
 
 clean:
 	rm -rf bin

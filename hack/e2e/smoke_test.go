@@ -1,8 +1,10 @@
 //go:build e2e
 
-// Package e2e proves the end-to-end test infrastructure on its own: the
-// kube-apiserver and etcd built by hack/e2e-binaries.sh start under envtest on
-// loopback, serve requests and stop cleanly. Run it with `make e2e-smoke`.
+// Package e2e holds the end-to-end tests: the reference runtime's example
+// controller against a real control plane (guard_test.go, `make e2e`), and
+// this smoke test of the infrastructure on its own: the kube-apiserver and
+// etcd built by hack/e2e-binaries.sh start under envtest on loopback, serve
+// requests and stop cleanly (`make e2e-smoke`).
 package e2e
 
 import (

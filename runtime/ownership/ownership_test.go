@@ -160,3 +160,32 @@ func fmtList(s []string) string {
 	}
 	return out + "]"
 }
+
+// TestIsControlledBy: only a controller reference with the owner's UID
+// counts; a plain owner reference, or a controller reference to an earlier
+// object of the same name (another UID), does not.
+func TestIsControlledBy(t *testing.T) {
+	web := owner("ns", "web", "1")
+	earlier := owner("ns", "web", "0")
+	controlled := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a"}}
+	if err := ownership.SetControllerReference(web, controlled, gvk); err != nil {
+		t.Fatal(err)
+	}
+	owned := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "b",
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "1"}}}}
+	orphan := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
+	for _, tc := range []struct {
+		what         string
+		child, owner metav1.Object
+		want         bool
+	}{
+		{"controlled by web", controlled, web, true},
+		{"controlled by an earlier web", controlled, earlier, false},
+		{"owned but not controlled", owned, web, false},
+		{"an orphan", orphan, web, false},
+	} {
+		if got := ownership.IsControlledBy(tc.child, tc.owner); got != tc.want {
+			t.Errorf("%s: IsControlledBy = %v, want %v", tc.what, got, tc.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package controller_test
+package workloop_test
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 // Lease timings of the failover tests. Another replica may take the lease
@@ -76,20 +76,20 @@ func (l partitionedLeases) Update(ctx context.Context, lease *coordinationv1.Lea
 // ledger records which replica syncs which key, and what each saw.
 type ledger struct {
 	mu       sync.Mutex
-	inFlight map[handler.Key]string          // key → replica syncing it
-	ctxs     map[handler.Key]context.Context // the last context a sync of key ran with, per replica "a"
-	synced   map[string][]handler.Key        // replica → keys it started, in order
+	inFlight map[eventhandler.Key]string          // key → replica syncing it
+	ctxs     map[eventhandler.Key]context.Context // the last context a sync of key ran with, per replica "a"
+	synced   map[string][]eventhandler.Key        // replica → keys it started, in order
 	problems []string
 }
 
 func newLedger() *ledger {
-	return &ledger{inFlight: map[handler.Key]string{}, ctxs: map[handler.Key]context.Context{}, synced: map[string][]handler.Key{}}
+	return &ledger{inFlight: map[eventhandler.Key]string{}, ctxs: map[eventhandler.Key]context.Context{}, synced: map[string][]eventhandler.Key{}}
 }
 
 // start records that replica began syncing key; a key that another
 // replica is syncing, or whose old leader's sync still has a live context,
 // is a problem.
-func (l *ledger) start(ctx context.Context, replica string, key handler.Key) {
+func (l *ledger) start(ctx context.Context, replica string, key eventhandler.Key) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if other, ok := l.inFlight[key]; ok {
@@ -106,16 +106,16 @@ func (l *ledger) start(ctx context.Context, replica string, key handler.Key) {
 	l.synced[replica] = append(l.synced[replica], key)
 }
 
-func (l *ledger) end(key handler.Key) {
+func (l *ledger) end(key eventhandler.Key) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.inFlight, key)
 }
 
-func (l *ledger) started(replica string) []handler.Key {
+func (l *ledger) started(replica string) []eventhandler.Key {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]handler.Key(nil), l.synced[replica]...)
+	return append([]eventhandler.Key(nil), l.synced[replica]...)
 }
 
 func (l *ledger) report(t *testing.T) {
@@ -131,7 +131,7 @@ func (l *ledger) report(t *testing.T) {
 // API server (the fake clientset), its own leader elector against the
 // shared Lease, and a switch that cuts its Lease calls off.
 type replica struct {
-	c       *controller.Controller[handler.Key]
+	c       *workloop.Controller[eventhandler.Key]
 	cut     atomic.Bool
 	factory informers.SharedInformerFactory
 	done    chan error
@@ -140,7 +140,7 @@ type replica struct {
 	returned atomic.Pointer[time.Time]
 }
 
-func newReplica(t *testing.T, client *fake.Clientset, id string, sync controller.Sync[handler.Key], opts ...controller.Option[handler.Key]) *replica {
+func newReplica(t *testing.T, client *fake.Clientset, id string, sync workloop.Sync[eventhandler.Key], opts ...workloop.Option[eventhandler.Key]) *replica {
 	t.Helper()
 	r := &replica{factory: informers.NewSharedInformerFactory(client, 0), done: make(chan error, 1)}
 	cms := r.factory.Core().V1().ConfigMaps()
@@ -149,14 +149,14 @@ func newReplica(t *testing.T, client *fake.Clientset, id string, sync controller
 		Client:     partitioned{client.CoordinationV1(), &r.cut},
 		LockConfig: resourcelock.ResourceLockConfig{Identity: id},
 	}
-	opts = append(opts, controller.WithLeaderElection[handler.Key](controller.LeaderElection{
+	opts = append(opts, workloop.WithLeaderElection[eventhandler.Key](workloop.LeaderElection{
 		Lock: lock, LeaseDuration: testLeaseDuration, RenewDeadline: testRenewDeadline, RetryPeriod: testRetryPeriod,
 	}))
-	c, err := controller.New("failover", sync, []cache.DoneChecker{cms.Informer().HasSyncedChecker()}, opts...)
+	c, err := workloop.New("failover", sync, []cache.DoneChecker{cms.Informer().HasSyncedChecker()}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cms.TypedInformer().AddTypedEventHandler(handler.Enqueue[*corev1.ConfigMap](c.Enqueue)); err != nil {
+	if _, err := cms.TypedInformer().AddTypedEventHandler(eventhandler.Enqueue[*corev1.ConfigMap](c.Enqueue)); err != nil {
 		t.Fatal(err)
 	}
 	r.c = c
@@ -212,9 +212,9 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 	var enterOnce sync.Once
 	release := make(chan struct{}) // only ends A's sync if the runtime never cancels it
 	defer close(release)
-	bSynced := make(chan handler.Key, 10)
+	bSynced := make(chan eventhandler.Key, 10)
 
-	a := newReplica(t, client, "a", func(ctx context.Context, key handler.Key) error {
+	a := newReplica(t, client, "a", func(ctx context.Context, key eventhandler.Key) error {
 		book.start(ctx, "a", key)
 		defer book.end(key)
 		enterOnce.Do(func() { close(entered) })
@@ -225,7 +225,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 			return nil
 		}
 	})
-	b := newReplica(t, client, "b", func(ctx context.Context, key handler.Key) error {
+	b := newReplica(t, client, "b", func(ctx context.Context, key eventhandler.Key) error {
 		book.start(ctx, "b", key)
 		defer book.end(key)
 		bSynced <- key
@@ -250,7 +250,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 	a.cut.Store(true)
 
 	// B takes over and syncs both keys.
-	seen := map[handler.Key]bool{}
+	seen := map[eventhandler.Key]bool{}
 	for len(seen) < 2 {
 		select {
 		case key := <-bSynced:
@@ -265,7 +265,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 	select {
 	case err := <-a.done:
 		aReturned = *a.returned.Load()
-		if !errors.Is(err, controller.ErrLeadershipLost) {
+		if !errors.Is(err, workloop.ErrLeadershipLost) {
 			t.Errorf("A's Run returned %v, want ErrLeadershipLost", err)
 		}
 	case <-time.After(5 * time.Second):
@@ -295,7 +295,7 @@ func TestLeadershipLostSyncIgnoringContext(t *testing.T) {
 	entered := make(chan struct{})
 	release := make(chan struct{})
 	sawCtx := make(chan error, 1)
-	a := newReplica(t, client, "a", func(ctx context.Context, key handler.Key) error {
+	a := newReplica(t, client, "a", func(ctx context.Context, key eventhandler.Key) error {
 		close(entered)
 		<-release // ignores ctx
 		sawCtx <- ctx.Err()
@@ -319,7 +319,7 @@ func TestLeadershipLostSyncIgnoringContext(t *testing.T) {
 	close(release)
 	a.cancel()
 	a.factory.Shutdown()
-	if !errors.Is(err, controller.ErrLeadershipLost) {
+	if !errors.Is(err, workloop.ErrLeadershipLost) {
 		t.Errorf("Run returned %v, want ErrLeadershipLost", err)
 	}
 	// Renewals fail for up to a retry period and RenewDeadline; then Run
@@ -347,15 +347,15 @@ func TestShutdownKeepsLeaseUntilDrained(t *testing.T) {
 	book := newLedger()
 	entered := make(chan struct{})
 	release := make(chan struct{})
-	bSynced := make(chan handler.Key, 10)
-	a := newReplica(t, client, "a", func(ctx context.Context, key handler.Key) error {
+	bSynced := make(chan eventhandler.Key, 10)
+	a := newReplica(t, client, "a", func(ctx context.Context, key eventhandler.Key) error {
 		book.start(ctx, "a", key)
 		defer book.end(key)
 		close(entered)
 		<-release
 		return nil
 	})
-	b := newReplica(t, client, "b", func(ctx context.Context, key handler.Key) error {
+	b := newReplica(t, client, "b", func(ctx context.Context, key eventhandler.Key) error {
 		book.start(context.Background(), "b", key)
 		defer book.end(key)
 		bSynced <- key

@@ -1,21 +1,29 @@
 //go:build e2e
 
-package example_test
+package e2e
 
-// The example controller against a real kube-apiserver and etcd, started by
-// envtest from the binaries hack/e2e-binaries.sh builds. Run with `make e2e`
-// (docs/e2e.md). envtest runs no kube-controller-manager, hence no garbage
-// collector: the owner references are checked, GC deletion is not.
+// The example controller (runtime/examples/guard), as the program a
+// controller author would build, against a real kube-apiserver and etcd
+// started by envtest from the binaries hack/e2e-binaries.sh builds. Run with
+// `make e2e` (docs/e2e.md). envtest runs no kube-controller-manager, hence no
+// garbage collector: the owner references are checked, GC deletion is not.
+//
+// The example is a main package of the runtime module, which must not
+// require controller-runtime (envtest): so the test lives here and runs the
+// program, and reads only what the API server shows.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,16 +32,19 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
-
-	"github.com/ctrllint/ctrllint/runtime/example"
 )
+
+// What the example controller names and reads (runtime/examples/guard).
+const guardAnnotation = "ctrllint.dev/guard"
+
+func guardPDBName(deployment string) string { return deployment + "-pdb" }
+
+func guardServiceAccountName(deployment string) string { return deployment + "-guard" }
 
 const (
 	// How long the controller gets to converge after a change.
@@ -79,29 +90,14 @@ func e2eControlPlane(t *testing.T) (*rest.Config, *envtest.Environment) {
 }
 
 func TestGuardControllerE2E(t *testing.T) {
-	cfg, _ := e2eControlPlane(t)
+	cfg, env := e2eControlPlane(t)
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	factory := informers.NewSharedInformerFactory(client, 0)
-	c := example.New(client, factory)
-	factory.Start(ctx.Done())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx, 2) }()
-	// On an early failure: stop the controller and its informers before the
-	// control plane (cleanups run last-registered first).
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("Run did not return within 10s of cancellation")
-		}
-		factory.Shutdown()
-	})
+	ctx := context.Background()
+	guard := startGuard(t, env)
 
 	ns := "guard-e2e"
 	if _, err := client.CoreV1().Namespaces().Create(ctx,
@@ -116,7 +112,7 @@ func TestGuardControllerE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	guarded, err := client.AppsV1().Deployments(ns).Create(ctx,
-		e2eDeployment(ns, "web", map[string]string{example.Annotation: "true"}), metav1.CreateOptions{})
+		e2eDeployment(ns, "web", map[string]string{guardAnnotation: "true"}), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,16 +120,16 @@ func TestGuardControllerE2E(t *testing.T) {
 	// An opted-in Deployment gets a PodDisruptionBudget and a ServiceAccount,
 	// both controlled by it.
 	start := time.Now()
-	e2eEventually(t, "PodDisruptionBudget "+example.PDBName(guarded.Name)+" controlled by Deployment web", func() error {
-		pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(guarded.Name), metav1.GetOptions{})
+	e2eEventually(t, "PodDisruptionBudget "+guardPDBName(guarded.Name)+" controlled by Deployment web", func() error {
+		pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, guardPDBName(guarded.Name), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
 		return e2eControlledBy(pdb.OwnerReferences, guarded)
 	})
 	var saUID types.UID
-	e2eEventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" controlled by Deployment web", func() error {
-		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{})
+	e2eEventually(t, "ServiceAccount "+guardServiceAccountName(guarded.Name)+" controlled by Deployment web", func() error {
+		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, guardServiceAccountName(guarded.Name), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -144,22 +140,22 @@ func TestGuardControllerE2E(t *testing.T) {
 
 	// A Deployment without the annotation gets nothing.
 	e2eConsistently(t, "no children for Deployment plain", func() error {
-		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", example.PDBName(plain.Name), err)
+		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, guardPDBName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", guardPDBName(plain.Name), err)
 		}
-		if _, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("ServiceAccount %s: want NotFound, got %v", example.ServiceAccountName(plain.Name), err)
+		if _, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, guardServiceAccountName(plain.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("ServiceAccount %s: want NotFound, got %v", guardServiceAccountName(plain.Name), err)
 		}
 		return nil
 	})
 
 	// A deleted child is re-created.
 	start = time.Now()
-	if err := client.CoreV1().ServiceAccounts(ns).Delete(ctx, example.ServiceAccountName(guarded.Name), metav1.DeleteOptions{}); err != nil {
+	if err := client.CoreV1().ServiceAccounts(ns).Delete(ctx, guardServiceAccountName(guarded.Name), metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e2eEventually(t, "ServiceAccount "+example.ServiceAccountName(guarded.Name)+" re-created", func() error {
-		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{})
+	e2eEventually(t, "ServiceAccount "+guardServiceAccountName(guarded.Name)+" re-created", func() error {
+		sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, guardServiceAccountName(guarded.Name), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -177,36 +173,29 @@ func TestGuardControllerE2E(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		delete(d.Annotations, example.Annotation)
+		delete(d.Annotations, guardAnnotation)
 		_, err = client.AppsV1().Deployments(ns).Update(ctx, d, metav1.UpdateOptions{})
 		return err
 	}); err != nil {
 		t.Fatalf("removing the annotation: %v", err)
 	}
 	e2eEventually(t, "children of web deleted after the annotation is removed", func() error {
-		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", example.PDBName(guarded.Name), err)
+		if _, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, guardPDBName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("PodDisruptionBudget %s: want NotFound, got %v", guardPDBName(guarded.Name), err)
 		}
-		if _, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("ServiceAccount %s: want NotFound, got %v", example.ServiceAccountName(guarded.Name), err)
+		if _, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, guardServiceAccountName(guarded.Name), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("ServiceAccount %s: want NotFound, got %v", guardServiceAccountName(guarded.Name), err)
 		}
 		return nil
 	})
 	t.Logf("children of web deleted in %v", time.Since(start).Round(time.Millisecond))
 
-	// Cancelling the context stops Run cleanly.
+	// SIGTERM stops the controller cleanly.
 	start = time.Now()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run returned %v after cancellation, want nil", err)
-		}
-		done <- nil // for the cleanup
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return within 10s of cancellation")
+	if err := guard.stop(); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("Run returned %v after cancellation", time.Since(start).Round(time.Millisecond))
+	t.Logf("the controller exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
 }
 
 // TestAPIServerRestartE2E: kube-apiserver stops while the controller is
@@ -214,7 +203,7 @@ func TestGuardControllerE2E(t *testing.T) {
 // the same address, with etcd and its data kept. The controller's writes
 // fail meanwhile and its watches break; afterwards every Deployment has
 // its children, the watches deliver again (a deleted child is re-created),
-// Run has not returned, and it returns nil once cancelled.
+// the controller has not exited, and it exits 0 on SIGTERM.
 func TestAPIServerRestartE2E(t *testing.T) {
 	const deployments = 20
 	const down = 3 * time.Second
@@ -223,21 +212,8 @@ func TestAPIServerRestartE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	factory := informers.NewSharedInformerFactory(client, 0)
-	c := example.New(client, factory)
-	factory.Start(ctx.Done())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx, 2) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("Run did not return within 10s of cancellation")
-		}
-		factory.Shutdown()
-	})
+	ctx := context.Background()
+	guard := startGuard(t, env)
 
 	ns := "guard-restart"
 	if _, err := client.CoreV1().Namespaces().Create(ctx,
@@ -247,7 +223,7 @@ func TestAPIServerRestartE2E(t *testing.T) {
 	var created []*appsv1.Deployment
 	for i := range deployments {
 		d, err := client.AppsV1().Deployments(ns).Create(ctx,
-			e2eDeployment(ns, fmt.Sprintf("web-%02d", i), map[string]string{example.Annotation: "true"}), metav1.CreateOptions{})
+			e2eDeployment(ns, fmt.Sprintf("web-%02d", i), map[string]string{guardAnnotation: "true"}), metav1.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,17 +234,29 @@ func TestAPIServerRestartE2E(t *testing.T) {
 	// kube-apiserver waits its full 60 s shutdown timeout for them, serving
 	// the in-flight requests meanwhile.
 	api := env.ControlPlane.GetAPIServer()
+	// The controller runs in its own process, which may still be starting:
+	// the kill waits for its first child, so that it lands mid-reconcile.
+	var made int
+	for deadline := time.Now().Add(e2eConvergeTimeout); made == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the controller made no child within %v", e2eConvergeTimeout)
+		}
+		pdbs, err := client.PolicyV1().PodDisruptionBudgets(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		accounts, err := client.CoreV1().ServiceAccounts(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = len(pdbs.Items) + len(accounts.Items)
+	}
 	e2eKillAPIServer(t, api.CertDir)
 	killed := time.Now()
-	// What the controller had made by then, as its own caches saw it.
-	pdbs, _ := factory.Policy().V1().PodDisruptionBudgets().Lister().PodDisruptionBudgets(ns).List(labels.Everything())
-	accounts, _ := factory.Core().V1().ServiceAccounts().Lister().ServiceAccounts(ns).List(labels.Everything())
-	t.Logf("kube-apiserver killed with %d of %d children in the controller's caches", len(pdbs)+len(accounts), 2*deployments)
+	t.Logf("kube-apiserver killed with %d of %d children created (as last listed)", made, 2*deployments)
 	time.Sleep(down)
-	select {
-	case err := <-done:
-		t.Fatalf("Run returned while kube-apiserver was down: %v", err)
-	default:
+	if exited, err := guard.exited(); exited {
+		t.Fatalf("the controller exited while kube-apiserver was down: %v", err)
 	}
 	// Start makes a new process on the same address, with the same
 	// certificates (the directory is ours) and etcd's data.
@@ -280,14 +268,14 @@ func TestAPIServerRestartE2E(t *testing.T) {
 
 	for _, d := range created {
 		e2eEventually(t, "children of "+d.Name+" after the restart", func() error {
-			pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, example.PDBName(d.Name), metav1.GetOptions{})
+			pdb, err := client.PolicyV1().PodDisruptionBudgets(ns).Get(ctx, guardPDBName(d.Name), metav1.GetOptions{})
 			if err != nil {
 				return err
 			}
 			if err := e2eControlledBy(pdb.OwnerReferences, d); err != nil {
 				return err
 			}
-			sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(d.Name), metav1.GetOptions{})
+			sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, guardServiceAccountName(d.Name), metav1.GetOptions{})
 			if err != nil {
 				return err
 			}
@@ -298,7 +286,7 @@ func TestAPIServerRestartE2E(t *testing.T) {
 
 	// The watches are back: a deletion is seen and repaired.
 	first := created[0]
-	sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, example.ServiceAccountName(first.Name), metav1.GetOptions{})
+	sa, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, guardServiceAccountName(first.Name), metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,16 +304,103 @@ func TestAPIServerRestartE2E(t *testing.T) {
 		return nil
 	})
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run returned %v after cancellation, want nil", err)
-		}
-		done <- nil // for the cleanup
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return within 10s of cancellation")
+	if err := guard.stop(); err != nil {
+		t.Fatal(err)
 	}
+}
+
+// guardProcess is the example controller, running.
+type guardProcess struct {
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the process has exited
+	err    error         // cmd.Wait's, once done is closed
+	output *lockedBuffer
+}
+
+// startGuard builds the example controller from the runtime module and runs
+// it against env, with two workers. It is stopped, if the test has not
+// stopped it, before the control plane (cleanups run last-registered first);
+// its output is logged when the test fails.
+func startGuard(t *testing.T, env *envtest.Environment) *guardProcess {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "guard")
+	build := exec.Command("go", "build", "-o", bin, "./examples/guard")
+	build.Dir = filepath.Join("..", "..", "runtime")
+	// As a controller author builds it: with the runtime module's own
+	// requirements, not the workspace's.
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the example controller: %v\n%s", err, out)
+	}
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, env.KubeConfig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := &guardProcess{cmd: exec.Command(bin, "-kubeconfig", kubeconfig, "-workers", "2"), done: make(chan struct{}), output: &lockedBuffer{}}
+	g.cmd.Stdout, g.cmd.Stderr = g.output, g.output
+	if err := g.cmd.Start(); err != nil {
+		t.Fatalf("starting the example controller: %v", err)
+	}
+	go func() { g.err = g.cmd.Wait(); close(g.done) }()
+	t.Cleanup(func() {
+		if exited, _ := g.exited(); !exited {
+			if err := g.stop(); err != nil {
+				t.Error(err)
+			}
+		}
+		if t.Failed() {
+			t.Logf("the example controller's output:\n%s", g.output)
+		}
+	})
+	return g
+}
+
+// exited reports whether the process has exited, and how.
+func (g *guardProcess) exited() (bool, error) {
+	select {
+	case <-g.done:
+		return true, g.err
+	default:
+		return false, nil
+	}
+}
+
+// stop sends SIGTERM and waits for the process to exit 0, at most 10s
+// (then it is killed).
+func (g *guardProcess) stop() error {
+	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("signalling the example controller: %w", err)
+	}
+	select {
+	case <-g.done:
+	case <-time.After(10 * time.Second):
+		_ = g.cmd.Process.Kill()
+		<-g.done
+		return errors.New("the example controller did not exit within 10s of SIGTERM")
+	}
+	if g.err != nil {
+		return fmt.Errorf("the example controller exited with %v after SIGTERM, want exit status 0", g.err)
+	}
+	return nil
+}
+
+// lockedBuffer collects the process's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // e2eKillAPIServer kills (SIGKILL) the kube-apiserver serving from

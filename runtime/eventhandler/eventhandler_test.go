@@ -1,4 +1,4 @@
-package handler_test
+package eventhandler_test
 
 import (
 	"context"
@@ -20,25 +20,25 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
 )
 
 // keys records enqueued keys.
 type keys struct {
 	mu   sync.Mutex
-	seen map[handler.Key]int
+	seen map[eventhandler.Key]int
 }
 
-func (k *keys) add(key handler.Key) {
+func (k *keys) add(key eventhandler.Key) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.seen == nil {
-		k.seen = map[handler.Key]int{}
+		k.seen = map[eventhandler.Key]int{}
 	}
 	k.seen[key]++
 }
 
-func (k *keys) count(key handler.Key) int {
+func (k *keys) count(key eventhandler.Key) int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.seen[key]
@@ -73,7 +73,7 @@ func TestWatchGapTombstone(t *testing.T) {
 	pods := factory.Core().V1().Pods()
 	var typed, untyped keys
 	var tombstones atomic.Int32
-	h := handler.Enqueue[*corev1.Pod](typed.add)
+	h := eventhandler.Enqueue[*corev1.Pod](typed.add)
 	inner := h.DeleteFunc
 	h.DeleteFunc = func(d cache.DeletedObject[*corev1.Pod]) {
 		if d.FinalStateUnknown != nil {
@@ -84,7 +84,7 @@ func TestWatchGapTombstone(t *testing.T) {
 	if _, err := pods.TypedInformer().AddTypedEventHandler(h); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pods.Informer().AddEventHandler(handler.EnqueueUntyped(untyped.add)); err != nil {
+	if _, err := pods.Informer().AddEventHandler(eventhandler.EnqueueUntyped(untyped.add)); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -107,7 +107,7 @@ func TestWatchGapTombstone(t *testing.T) {
 	current.Stop()
 	mu.Unlock()
 
-	key := handler.Key{Namespace: "ns", Name: "gone"}
+	key := eventhandler.Key{Namespace: "ns", Name: "gone"}
 	deadline := time.Now().Add(30 * time.Second)
 	for typed.count(key) < 2 || untyped.count(key) < 2 {
 		if time.Now().After(deadline) {
@@ -128,7 +128,7 @@ func deploymentRef(name string, uid string) metav1.OwnerReference {
 func TestEnqueueOwner(t *testing.T) {
 	gk := schema.GroupKind{Group: appsv1.GroupName, Kind: "Deployment"}
 	var got keys
-	h := handler.EnqueueOwner[*corev1.ServiceAccount](gk, got.add)
+	h := eventhandler.EnqueueOwner[*corev1.ServiceAccount](gk, got.add)
 	owned := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web-guard",
 		OwnerReferences: []metav1.OwnerReference{deploymentRef("web", "1")}}}
 	foreign := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "x",
@@ -144,20 +144,20 @@ func TestEnqueueOwner(t *testing.T) {
 	h.DeleteFunc(cache.DeletedObject[*corev1.ServiceAccount]{OptionalObj: owned})
 	h.DeleteFunc(cache.DeletedObject[*corev1.ServiceAccount]{FinalStateUnknown: &cache.DeletedFinalStateUnknown{Key: "ns/z"}}) // no copy: nothing to resolve, no panic
 
-	if n := got.count(handler.Key{Namespace: "ns", Name: "web"}); n != 3 {
+	if n := got.count(eventhandler.Key{Namespace: "ns", Name: "web"}); n != 3 {
 		t.Errorf("owner web enqueued %d times, want 3 (add, update, delete)", n)
 	}
-	if n := got.count(handler.Key{Namespace: "ns", Name: "api"}); n != 1 {
+	if n := got.count(eventhandler.Key{Namespace: "ns", Name: "api"}); n != 1 {
 		t.Errorf("new owner api enqueued %d times, want 1", n)
 	}
-	if n := got.count(handler.Key{Namespace: "ns", Name: "db"}); n != 0 {
+	if n := got.count(eventhandler.Key{Namespace: "ns", Name: "db"}); n != 0 {
 		t.Errorf("an owner of another kind was enqueued")
 	}
 }
 
 func TestFilterLetsDeletionsThrough(t *testing.T) {
 	var got keys
-	f := handler.Filter[*corev1.Pod](func(p *corev1.Pod) bool { return p.Spec.NodeName != "" }, handler.Enqueue[*corev1.Pod](got.add))
+	f := eventhandler.Filter[*corev1.Pod](func(p *corev1.Pod) bool { return p.Spec.NodeName != "" }, eventhandler.Enqueue[*corev1.Pod](got.add))
 	if f.FilterFunc(nil) != true {
 		t.Error("the filter dropped a deletion without a copy of the object")
 	}
@@ -165,20 +165,20 @@ func TestFilterLetsDeletionsThrough(t *testing.T) {
 		t.Error("the predicate was not applied")
 	}
 	f.OnDelete(cache.DeletedObject[*corev1.Pod]{FinalStateUnknown: &cache.DeletedFinalStateUnknown{Key: "ns/p"}})
-	if got.count(handler.Key{Namespace: "ns", Name: "p"}) != 1 {
+	if got.count(eventhandler.Key{Namespace: "ns", Name: "p"}) != 1 {
 		t.Error("the deletion without a copy did not reach the handler")
 	}
 }
 
 func TestUnwrap(t *testing.T) {
 	pod := &corev1.Pod{}
-	if p, ok := handler.Unwrap[*corev1.Pod](pod); !ok || p != pod {
+	if p, ok := eventhandler.Unwrap[*corev1.Pod](pod); !ok || p != pod {
 		t.Error("a plain object was not returned")
 	}
-	if p, ok := handler.Unwrap[*corev1.Pod](cache.DeletedFinalStateUnknown{Key: "k", Obj: pod}); !ok || p != pod {
+	if p, ok := eventhandler.Unwrap[*corev1.Pod](cache.DeletedFinalStateUnknown{Key: "k", Obj: pod}); !ok || p != pod {
 		t.Error("a tombstone was not unwrapped")
 	}
-	if _, ok := handler.Unwrap[*corev1.Pod](cache.DeletedFinalStateUnknown{Key: "k"}); ok {
+	if _, ok := eventhandler.Unwrap[*corev1.Pod](cache.DeletedFinalStateUnknown{Key: "k"}); ok {
 		t.Error("an empty tombstone yielded an object")
 	}
 	var _ runtime.Object = pod

@@ -1,8 +1,9 @@
-// Package fresh is the one sanctioned uncached read: read-modify-write of
-// an object under retry.RetryOnConflict. Everything else reads through
-// listers; a write that must not be based on a stale copy reads the live
-// object here, changes it and writes it back, retrying on conflict.
-package fresh
+// Package readmodifywrite is the one sanctioned uncached read:
+// read-modify-write of an object under retry.RetryOnConflict. Everything
+// else reads through listers; a write that must not be based on a stale copy
+// reads the live object here, changes it and writes it back, retrying on
+// conflict.
+package readmodifywrite
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package controller_test
+package workloop_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 // TestLeaderElection: with a Lease lock on a fake clientset, the replica
@@ -24,15 +24,15 @@ func TestLeaderElection(t *testing.T) {
 			LockConfig: resourcelock.ResourceLockConfig{Identity: id},
 		}
 	}
-	le := func(id string) controller.LeaderElection {
-		return controller.LeaderElection{Lock: lock(id), LeaseDuration: 2 * time.Second, RenewDeadline: time.Second, RetryPeriod: 100 * time.Millisecond}
+	le := func(id string) workloop.LeaderElection {
+		return workloop.LeaderElection{Lock: lock(id), LeaseDuration: 2 * time.Second, RenewDeadline: time.Second, RetryPeriod: 100 * time.Millisecond}
 	}
 	processed := make(chan string, 10)
-	newReplica := func(id string) *controller.Controller[string] {
-		c, err := controller.New("leader", func(_ context.Context, key string) error {
+	newReplica := func(id string) *workloop.Controller[string] {
+		c, err := workloop.New("leader", func(_ context.Context, key string) error {
 			processed <- id
 			return nil
-		}, synced, controller.WithLeaderElection[string](le(id)))
+		}, synced, workloop.WithLeaderElection[string](le(id)))
 		if err != nil {
 			t.Fatal(err)
 		}

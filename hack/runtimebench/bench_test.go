@@ -1,4 +1,4 @@
-// Package bench_test measures the reference controller runtime against
+// Package runtimebench_test measures the reference controller runtime against
 // controller-runtime on the same workload: ConfigMaps in a fake clientset,
 // watched by a client-go shared informer, reconciled by a sync that reads
 // the object back from the informer's lister.
@@ -19,7 +19,7 @@
 // Each benchmark iteration is a whole run: a new clientset, informer
 // factory and controller, torn down before the next iteration starts; an
 // iteration fails if goroutines are left behind.
-package bench_test
+package runtimebench_test
 
 import (
 	"context"
@@ -47,8 +47,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 const (
@@ -257,7 +257,7 @@ func (w *world) timeUpdate(ctx context.Context, i, gen int) (latency, string) {
 	cm := cur.DeepCopy()
 	cm.Data["gen"] = strconv.Itoa(gen)
 	t := &target{
-		key:      handler.Key{Namespace: namespace, Name: name},
+		key:      eventhandler.Key{Namespace: namespace, Name: name},
 		gen:      cm.Data["gen"],
 		received: make(chan time.Time, 1),
 		seen:     make(chan time.Time, 1),
@@ -287,7 +287,7 @@ type recorder struct {
 	want   int
 
 	mu        sync.Mutex
-	seen      map[handler.Key]struct{}
+	seen      map[eventhandler.Key]struct{}
 	first     time.Time // when the first reconcile started
 	lastFirst time.Time // when the last new key was first reconciled
 	err       error
@@ -298,7 +298,7 @@ type recorder struct {
 
 // target is the update BenchmarkLatency is waiting for.
 type target struct {
-	key          handler.Key
+	key          eventhandler.Key
 	gen          string
 	received     chan time.Time // buffered: when the informer took it in
 	seen         chan time.Time // buffered: when its first reconcile started
@@ -319,10 +319,10 @@ func (r *recorder) received(obj any) (any, error) {
 }
 
 func newRecorder(want int) *recorder {
-	return &recorder{want: want, seen: make(map[handler.Key]struct{}, want), allSeen: make(chan struct{})}
+	return &recorder{want: want, seen: make(map[eventhandler.Key]struct{}, want), allSeen: make(chan struct{})}
 }
 
-func (r *recorder) reconcile(key handler.Key) error {
+func (r *recorder) reconcile(key eventhandler.Key) error {
 	started := time.Now()
 	cm, err := r.lister.ConfigMaps(key.Namespace).Get(key.Name)
 	if err != nil {
@@ -372,16 +372,16 @@ func (r *recorder) failed() error {
 }
 
 // startCtrllint wires the reference runtime the way its example does:
-// typed handlers from handler.Enqueue, Run waiting for the informer.
+// typed handlers from eventhandler.Enqueue, Run waiting for the informer.
 func startCtrllint(ctx context.Context, w *world, workers int) (func() error, error) {
-	c, err := controller.New("bench", func(_ context.Context, key handler.Key) error {
+	c, err := workloop.New("bench", func(_ context.Context, key eventhandler.Key) error {
 		return w.rec.reconcile(key)
 	}, []cache.DoneChecker{w.informer.Informer().HasSyncedChecker()})
 	if err != nil {
 		return nil, err
 	}
 	typed := w.factory.Core().V1().ConfigMaps().TypedInformer()
-	if _, err := typed.AddTypedEventHandler(handler.Enqueue[*corev1.ConfigMap](c.Enqueue)); err != nil {
+	if _, err := typed.AddTypedEventHandler(eventhandler.Enqueue[*corev1.ConfigMap](c.Enqueue)); err != nil {
 		return nil, err
 	}
 	done := make(chan error, 1)
@@ -391,7 +391,7 @@ func startCtrllint(ctx context.Context, w *world, workers int) (func() error, er
 
 // startControllerRuntime builds a controller-runtime controller without a
 // manager, fed by the same client-go informer through source.Informer and
-// handler.EnqueueRequestForObject, with controller-runtime's defaults
+// eventhandler.EnqueueRequestForObject, with controller-runtime's defaults
 // otherwise (including its priority queue).
 func startControllerRuntime(ctx context.Context, w *world, workers int) (func() error, error) {
 	skip := true
@@ -400,7 +400,7 @@ func startControllerRuntime(ctx context.Context, w *world, workers int) (func() 
 		MaxConcurrentReconciles: workers,
 		Logger:                  logr.Discard(),
 		Reconciler: reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
-			return reconcile.Result{}, w.rec.reconcile(handler.Key{Namespace: req.Namespace, Name: req.Name})
+			return reconcile.Result{}, w.rec.reconcile(eventhandler.Key{Namespace: req.Namespace, Name: req.Name})
 		}),
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package fresh_test
+package readmodifywrite_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
-	"github.com/ctrllint/ctrllint/runtime/fresh"
+	"github.com/ctrllint/ctrllint/runtime/readmodifywrite"
 )
 
 // TestUpdateRetriesConflicts: two conflicting writers later, the update
@@ -28,7 +28,7 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 	})
 	cms := client.CoreV1().ConfigMaps("ns")
 	reads := 0
-	err := fresh.Update(context.Background(),
+	err := readmodifywrite.Update(context.Background(),
 		func(ctx context.Context) (*corev1.ConfigMap, error) {
 			reads++
 			return cms.Get(ctx, "cm", metav1.GetOptions{})
@@ -50,7 +50,7 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 	}
 	// Nothing to change: no write at all.
 	wrote := false
-	err = fresh.Update(context.Background(),
+	err = readmodifywrite.Update(context.Background(),
 		func(ctx context.Context) (*corev1.ConfigMap, error) { return cms.Get(ctx, "cm", metav1.GetOptions{}) },
 		func(*corev1.ConfigMap) (bool, error) { return false, nil },
 		func(context.Context, *corev1.ConfigMap) error { wrote = true; return nil })

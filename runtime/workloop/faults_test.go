@@ -1,4 +1,4 @@
-package controller_test
+package workloop_test
 
 import (
 	"context"
@@ -18,9 +18,9 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
-	"github.com/ctrllint/ctrllint/runtime/fresh"
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
+	"github.com/ctrllint/ctrllint/runtime/readmodifywrite"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 // Fault tests: a controller fed by a real ConfigMap informer over a fake
@@ -28,15 +28,15 @@ import (
 
 // informed runs a controller over client's ConfigMaps with one worker
 // until stop is called; stop cancels Run and waits for it.
-func informed(t *testing.T, client *fake.Clientset, sync controller.Sync[handler.Key], opts ...controller.Option[handler.Key]) (c *controller.Controller[handler.Key], stop func()) {
+func informed(t *testing.T, client *fake.Clientset, sync workloop.Sync[eventhandler.Key], opts ...workloop.Option[eventhandler.Key]) (c *workloop.Controller[eventhandler.Key], stop func()) {
 	t.Helper()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	cms := factory.Core().V1().ConfigMaps()
-	c, err := controller.New("faults", sync, []cache.DoneChecker{cms.Informer().HasSyncedChecker()}, append([]controller.Option[handler.Key]{fast[handler.Key]()}, opts...)...)
+	c, err := workloop.New("faults", sync, []cache.DoneChecker{cms.Informer().HasSyncedChecker()}, append([]workloop.Option[eventhandler.Key]{fast[eventhandler.Key]()}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cms.TypedInformer().AddTypedEventHandler(handler.Enqueue[*corev1.ConfigMap](c.Enqueue)); err != nil {
+	if _, err := cms.TypedInformer().AddTypedEventHandler(eventhandler.Enqueue[*corev1.ConfigMap](c.Enqueue)); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -57,14 +57,14 @@ func informed(t *testing.T, client *fake.Clientset, sync controller.Sync[handler
 	}
 }
 
-var cmKey = handler.Key{Namespace: "ns", Name: "cm"}
+var cmKey = eventhandler.Key{Namespace: "ns", Name: "cm"}
 
 // setData is a sync that writes data into the live ConfigMap through
-// fresh.Update, the runtime's read-modify-write.
-func setData(client *fake.Clientset) controller.Sync[handler.Key] {
-	return func(ctx context.Context, key handler.Key) error {
+// readmodifywrite.Update, the runtime's read-modify-write.
+func setData(client *fake.Clientset) workloop.Sync[eventhandler.Key] {
+	return func(ctx context.Context, key eventhandler.Key) error {
 		cms := client.CoreV1().ConfigMaps(key.Namespace)
-		return fresh.Update(ctx,
+		return readmodifywrite.Update(ctx,
 			func(ctx context.Context) (*corev1.ConfigMap, error) {
 				return cms.Get(ctx, key.Name, metav1.GetOptions{})
 			},
@@ -87,7 +87,7 @@ func landed(client *fake.Clientset) bool {
 	return err == nil && cm.Data["synced"] == "yes"
 }
 
-// TestConflictsNeverStop: every update conflicts. fresh.Update's retry
+// TestConflictsNeverStop: every update conflicts. readmodifywrite.Update's retry
 // budget runs out and surfaces the conflict; the controller retries the
 // key up to its limit and gives up with that error, leaving nothing in the
 // rate limiter.
@@ -99,8 +99,8 @@ func TestConflictsNeverStop(t *testing.T) {
 		return true, nil, apierrors.NewConflict(corev1.Resource("configmaps"), "cm", errors.New("someone else wrote it"))
 	})
 	gaveUp := make(chan error, 1)
-	c, stop := informed(t, client, setData(client), controller.WithMaxRetries[handler.Key](2),
-		controller.OnGiveUp(func(_ handler.Key, err error) { gaveUp <- err }))
+	c, stop := informed(t, client, setData(client), workloop.WithMaxRetries[eventhandler.Key](2),
+		workloop.OnGiveUp(func(_ eventhandler.Key, err error) { gaveUp <- err }))
 	defer stop()
 	select {
 	case err := <-gaveUp:
@@ -165,8 +165,8 @@ func TestListErrors(t *testing.T) {
 		return false, nil, nil
 	})
 	var early atomic.Bool
-	synced := make(chan handler.Key, 1)
-	_, stop := informed(t, client, func(_ context.Context, key handler.Key) error {
+	synced := make(chan eventhandler.Key, 1)
+	_, stop := informed(t, client, func(_ context.Context, key eventhandler.Key) error {
 		if lists.Load() < 3 {
 			early.Store(true)
 		}
@@ -216,24 +216,24 @@ func TestGetErrors(t *testing.T) {
 func TestServerErrorsOnWrites(t *testing.T) {
 	// Each write is skipped once it has landed: its own event brings the
 	// key back.
-	synced := func(ctx context.Context, client *fake.Clientset, key handler.Key) (bool, error) {
+	synced := func(ctx context.Context, client *fake.Clientset, key eventhandler.Key) (bool, error) {
 		cm, err := client.CoreV1().ConfigMaps(key.Namespace).Get(ctx, key.Name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return true, nil
 		}
 		return err == nil && cm.Data["synced"] == "yes", err
 	}
-	writes := map[string]func(ctx context.Context, client *fake.Clientset, key handler.Key) error{
-		"update": func(ctx context.Context, client *fake.Clientset, key handler.Key) error {
+	writes := map[string]func(ctx context.Context, client *fake.Clientset, key eventhandler.Key) error{
+		"update": func(ctx context.Context, client *fake.Clientset, key eventhandler.Key) error {
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}, Data: map[string]string{"synced": "yes"}}
 			_, err := client.CoreV1().ConfigMaps(key.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
 			return err
 		},
-		"patch": func(ctx context.Context, client *fake.Clientset, key handler.Key) error {
+		"patch": func(ctx context.Context, client *fake.Clientset, key eventhandler.Key) error {
 			_, err := client.CoreV1().ConfigMaps(key.Namespace).Patch(ctx, key.Name, types.MergePatchType, []byte(`{"data":{"synced":"yes"}}`), metav1.PatchOptions{})
 			return err
 		},
-		"delete": func(ctx context.Context, client *fake.Clientset, key handler.Key) error {
+		"delete": func(ctx context.Context, client *fake.Clientset, key eventhandler.Key) error {
 			return client.CoreV1().ConfigMaps(key.Namespace).Delete(ctx, key.Name, metav1.DeleteOptions{})
 		},
 	}
@@ -251,7 +251,7 @@ func TestServerErrorsOnWrites(t *testing.T) {
 				return false, nil, nil
 			})
 			var failures atomic.Int32
-			c, stop := informed(t, client, func(ctx context.Context, key handler.Key) error {
+			c, stop := informed(t, client, func(ctx context.Context, key eventhandler.Key) error {
 				if done, err := synced(ctx, client, key); done || err != nil {
 					return err
 				}
@@ -286,12 +286,12 @@ func TestDrainTimeoutFires(t *testing.T) {
 	entered := make(chan struct{})
 	var waited atomic.Int64
 	var stopped atomic.Pointer[time.Time]
-	_, stop := informed(t, client, func(ctx context.Context, _ handler.Key) error {
+	_, stop := informed(t, client, func(ctx context.Context, _ eventhandler.Key) error {
 		close(entered)
 		<-ctx.Done()
 		waited.Store(int64(time.Since(*stopped.Load())))
 		return ctx.Err()
-	}, controller.WithDrainTimeout[handler.Key](drain))
+	}, workloop.WithDrainTimeout[eventhandler.Key](drain))
 	select {
 	case <-entered:
 	case <-time.After(30 * time.Second):

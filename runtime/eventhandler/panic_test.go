@@ -1,4 +1,4 @@
-package handler_test
+package eventhandler_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
 )
 
 // reported collects what utilruntime.HandleError is given while a test
@@ -68,10 +68,10 @@ func TestPanicInEventHandler(t *testing.T) {
 		}
 		return true
 	}
-	if _, err := pods.TypedInformer().AddTypedEventHandler(handler.Filter(keep, handler.Enqueue[*corev1.Pod](filtered.add))); err != nil {
+	if _, err := pods.TypedInformer().AddTypedEventHandler(eventhandler.Filter(keep, eventhandler.Enqueue[*corev1.Pod](filtered.add))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pods.TypedInformer().AddTypedEventHandler(handler.Enqueue[*corev1.Pod](func(key handler.Key) {
+	if _, err := pods.TypedInformer().AddTypedEventHandler(eventhandler.Enqueue[*corev1.Pod](func(key eventhandler.Key) {
 		if key.Name == "bad" {
 			panic("the add function cannot handle " + key.Name)
 		}
@@ -92,7 +92,7 @@ func TestPanicInEventHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	good, bad, later := handler.Key{Namespace: "ns", Name: "good"}, handler.Key{Namespace: "ns", Name: "bad"}, handler.Key{Namespace: "ns", Name: "later"}
+	good, bad, later := eventhandler.Key{Namespace: "ns", Name: "good"}, eventhandler.Key{Namespace: "ns", Name: "bad"}, eventhandler.Key{Namespace: "ns", Name: "later"}
 	deadline := time.Now().Add(30 * time.Second)
 	for filtered.count(later) == 0 || added.count(later) == 0 {
 		if time.Now().After(deadline) {

@@ -1,9 +1,4 @@
-// Package example is a controller built from the reference runtime: every
-// Deployment annotated ctrllint.dev/guard=true gets its own
-// PodDisruptionBudget and ServiceAccount, owned by it. Deleted children are
-// re-created; removing the annotation deletes them; deleting the
-// Deployment leaves them to the garbage collector.
-package example
+package main
 
 import (
 	"context"
@@ -26,9 +21,9 @@ import (
 	policylisters "k8s.io/client-go/listers/policy/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
 	"github.com/ctrllint/ctrllint/runtime/ownership"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 // Annotation opts a Deployment in, with the value "true".
@@ -52,13 +47,13 @@ type Controller struct {
 	pdbs        policylisters.PodDisruptionBudgetLister
 	accounts    corelisters.ServiceAccountLister
 	expect      *ownership.Expectations
-	loop        *controller.Controller[handler.Key]
+	loop        *workloop.Controller[eventhandler.Key]
 	err         error
 }
 
 // New wires the controller to the factory's informers; start the factory
 // after New and before Run.
-func New(client kubernetes.Interface, factory informers.SharedInformerFactory, opts ...controller.Option[handler.Key]) *Controller {
+func New(client kubernetes.Interface, factory informers.SharedInformerFactory, opts ...workloop.Option[eventhandler.Key]) *Controller {
 	deployments := factory.Apps().V1().Deployments()
 	pdbs := factory.Policy().V1().PodDisruptionBudgets()
 	accounts := factory.Core().V1().ServiceAccounts()
@@ -69,13 +64,13 @@ func New(client kubernetes.Interface, factory informers.SharedInformerFactory, o
 		accounts:    accounts.Lister(),
 		expect:      ownership.NewExpectations(expectationTTL),
 	}
-	c.loop, c.err = controller.New("guard", c.sync, []cache.DoneChecker{
+	c.loop, c.err = workloop.New("guard", c.sync, []cache.DoneChecker{
 		deployments.Informer().HasSyncedChecker(), pdbs.Informer().HasSyncedChecker(), accounts.Informer().HasSyncedChecker(),
 	}, opts...)
 	if c.err != nil {
 		return c
 	}
-	_, err1 := deployments.TypedInformer().AddTypedEventHandler(handler.Enqueue[*appsv1.Deployment](c.loop.Enqueue))
+	_, err1 := deployments.TypedInformer().AddTypedEventHandler(eventhandler.Enqueue[*appsv1.Deployment](c.loop.Enqueue))
 	_, err2 := pdbs.TypedInformer().AddTypedEventHandler(childEvents[*policyv1.PodDisruptionBudget](c))
 	_, err3 := accounts.TypedInformer().AddTypedEventHandler(childEvents[*corev1.ServiceAccount](c))
 	c.err = errors.Join(err1, err2, err3)
@@ -84,11 +79,11 @@ func New(client kubernetes.Interface, factory informers.SharedInformerFactory, o
 
 // childEvents enqueues the owning Deployment of a changed child, and
 // tells the expectations when a child it created shows up in the cache.
-func childEvents[T handler.Object](c *Controller) cache.TypedResourceEventHandlerFuncs[T] {
-	h := handler.EnqueueOwner[T](deploymentGK, c.loop.Enqueue)
+func childEvents[T eventhandler.Object](c *Controller) cache.TypedResourceEventHandlerFuncs[T] {
+	h := eventhandler.EnqueueOwner[T](deploymentGK, c.loop.Enqueue)
 	enqueue := h.AddFunc
 	h.AddFunc = func(child T) {
-		if owner, ok := handler.OwnerKey(child, deploymentGK); ok {
+		if owner, ok := eventhandler.OwnerKey(child, deploymentGK); ok {
 			c.expect.CreationObserved(owner.String())
 		}
 		enqueue(child)
@@ -106,7 +101,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 // sync makes one Deployment's children match its annotation. It reads only
 // from listers, and writes through the client.
-func (c *Controller) sync(ctx context.Context, key handler.Key) error {
+func (c *Controller) sync(ctx context.Context, key eventhandler.Key) error {
 	d, err := c.deployments.Deployments(key.Namespace).Get(key.Name)
 	switch {
 	case apierrors.IsNotFound(err):

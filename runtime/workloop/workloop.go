@@ -1,9 +1,9 @@
-// Package controller is a work-queue controller loop generic over its key
+// Package workloop is a work-queue controller loop generic over its key
 // type, with the discipline ctrllint's forget and queuedone analyzers check:
 // every key taken is marked Done, every key that stops being retried is
 // forgotten, and workers start only once the caches the sync reads are
 // synced.
-package controller
+package workloop
 
 import (
 	"context"

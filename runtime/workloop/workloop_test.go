@@ -1,4 +1,4 @@
-package controller_test
+package workloop_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -27,12 +27,12 @@ func syncedChecker() checker            { c := make(checker); close(c); return c
 var synced = []cache.DoneChecker{syncedChecker()}
 
 // fast keeps retries in milliseconds.
-func fast[K comparable]() controller.Option[K] {
-	return controller.WithRateLimiter[K](workqueue.NewTypedItemExponentialFailureRateLimiter[K](time.Millisecond, 10*time.Millisecond))
+func fast[K comparable]() workloop.Option[K] {
+	return workloop.WithRateLimiter[K](workqueue.NewTypedItemExponentialFailureRateLimiter[K](time.Millisecond, 10*time.Millisecond))
 }
 
 // start runs c until the returned stop is called; stop waits for Run.
-func start[K comparable](t *testing.T, c *controller.Controller[K], workers int) (stop func()) {
+func start[K comparable](t *testing.T, c *workloop.Controller[K], workers int) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -75,8 +75,8 @@ func TestRetryGiveUpForget(t *testing.T) {
 		}
 		return nil
 	}
-	c, err := controller.New("retry", sync, synced, fast[string](), controller.WithMaxRetries[string](3),
-		controller.OnGiveUp(func(key string, err error) { gaveUp <- key }))
+	c, err := workloop.New("retry", sync, synced, fast[string](), workloop.WithMaxRetries[string](3),
+		workloop.OnGiveUp(func(key string, err error) { gaveUp <- key }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestRetryGiveUpForget(t *testing.T) {
 func TestPanicRecovered(t *testing.T) {
 	var calls atomic.Int32
 	done := make(chan struct{})
-	c, err := controller.New("panic", func(_ context.Context, key string) error {
+	c, err := workloop.New("panic", func(_ context.Context, key string) error {
 		if calls.Add(1) == 1 {
 			panic("boom")
 		}
@@ -133,7 +133,7 @@ func TestPanicRecovered(t *testing.T) {
 // added, it is never synced twice at once.
 func TestOneWorkerPerKey(t *testing.T) {
 	var inFlight, maxInFlight, total atomic.Int32
-	c, err := controller.New("exclusive", func(_ context.Context, key int) error {
+	c, err := workloop.New("exclusive", func(_ context.Context, key int) error {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for {
@@ -173,7 +173,7 @@ func TestShutdownDrains(t *testing.T) {
 	var finished atomic.Bool
 	var ctxErr error
 	var others sync.Map
-	c, err := controller.New("drain", func(ctx context.Context, key string) error {
+	c, err := workloop.New("drain", func(ctx context.Context, key string) error {
 		if key != "slow" {
 			others.Store(key, true)
 			return nil
@@ -228,7 +228,7 @@ func TestWaitsForCaches(t *testing.T) {
 	var early atomic.Bool
 	var synced atomic.Int32
 	slow := make(checker)
-	c, err := controller.New("gate", func(context.Context, string) error {
+	c, err := workloop.New("gate", func(context.Context, string) error {
 		if !ready.Load() {
 			early.Store(true)
 		}
@@ -255,10 +255,10 @@ func TestWaitsForCaches(t *testing.T) {
 
 // TestNew: the sync gate is not optional, nor are workers.
 func TestNew(t *testing.T) {
-	if _, err := controller.New[string]("none", func(context.Context, string) error { return nil }, nil); err == nil {
+	if _, err := workloop.New[string]("none", func(context.Context, string) error { return nil }, nil); err == nil {
 		t.Error("New accepted a controller that names no caches")
 	}
-	c, err := controller.New("zero", func(context.Context, string) error { return nil }, synced)
+	c, err := workloop.New("zero", func(context.Context, string) error { return nil }, synced)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,4 +267,132 @@ func TestNew(t *testing.T) {
 	}
 	stop := start(t, c, 1) // shuts the queue down again
 	stop()
+}
+
+// TestEnqueueAfter: a key added with a delay waits out the delay outside
+// the queue and is synced once it has passed, not before.
+func TestEnqueueAfter(t *testing.T) {
+	const delay = 300 * time.Millisecond
+	ran := make(chan time.Time, 1)
+	c, err := workloop.New("after", func(context.Context, string) error {
+		ran <- time.Now()
+		return nil
+	}, synced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, c, 1)
+	defer stop()
+	added := time.Now()
+	c.EnqueueAfter("k", delay)
+	if n := c.Len(); n != 0 {
+		t.Errorf("Len() = %d right after EnqueueAfter, want 0", n)
+	}
+	select {
+	case at := <-ran:
+		if got := at.Sub(added); got < delay {
+			t.Errorf("synced %v after EnqueueAfter, before the %v delay", got, delay)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the key was never synced")
+	}
+}
+
+// TestWithMetricsProvider: the provider is asked for the metrics of the
+// queue named after the controller, and they see a key that fails once
+// and then succeeds: two adds, one retry, two gets, two finished syncs,
+// and a depth back at zero.
+func TestWithMetricsProvider(t *testing.T) {
+	p := &recordingProvider{counts: map[string]int{}}
+	var syncs atomic.Int32
+	c, err := workloop.New("metered", func(context.Context, string) error {
+		if syncs.Add(1) == 1 {
+			return errors.New("transient")
+		}
+		return nil
+	}, synced, fast[string](), workloop.WithMetricsProvider[string](p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := start(t, c, 1)
+	c.Enqueue("k")
+	eventually(t, "the second sync", func() bool { return syncs.Load() == 2 })
+	stop() // Run returns after the last Done, so every metric is in
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, q := range p.queues {
+		if q != "metered" {
+			t.Errorf("a metric for queue %q, want only %q", q, "metered")
+		}
+	}
+	if len(p.queues) == 0 {
+		t.Fatal("the metrics provider was never asked for a metric")
+	}
+	want := map[string]int{"depth": 0, "adds": 2, "retries": 1, "latency": 2, "work": 2}
+	for metric, n := range want {
+		if p.counts[metric] != n {
+			t.Errorf("%s = %d, want %d (all: %v)", metric, p.counts[metric], n, p.counts)
+		}
+	}
+}
+
+// recordingProvider is a workqueue.MetricsProvider that counts: Inc adds
+// one, Dec takes one away, Observe counts an observation; Set (the
+// periodically sampled gauges) is ignored.
+type recordingProvider struct {
+	mu     sync.Mutex
+	queues []string       // the queue name of every metric asked for
+	counts map[string]int // by metric
+}
+
+type recordedMetric struct {
+	p    *recordingProvider
+	name string
+}
+
+func (m recordedMetric) add(d int) {
+	m.p.mu.Lock()
+	defer m.p.mu.Unlock()
+	m.p.counts[m.name] += d
+}
+
+func (m recordedMetric) Inc()            { m.add(1) }
+func (m recordedMetric) Dec()            { m.add(-1) }
+func (m recordedMetric) Observe(float64) { m.add(1) }
+func (m recordedMetric) Set(float64)     {}
+
+func (p *recordingProvider) metric(queue, name string) recordedMetric {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.queues = append(p.queues, queue)
+	return recordedMetric{p: p, name: name}
+}
+
+func (p *recordingProvider) NewDepthMetric(q string) workqueue.GaugeMetric {
+	return p.metric(q, "depth")
+}
+
+func (p *recordingProvider) NewAddsMetric(q string) workqueue.CounterMetric {
+	return p.metric(q, "adds")
+}
+
+func (p *recordingProvider) NewLatencyMetric(q string) workqueue.HistogramMetric {
+	return p.metric(q, "latency")
+}
+
+func (p *recordingProvider) NewWorkDurationMetric(q string) workqueue.HistogramMetric {
+	return p.metric(q, "work")
+}
+
+func (p *recordingProvider) NewUnfinishedWorkSecondsMetric(q string) workqueue.SettableGaugeMetric {
+	return p.metric(q, "unfinished")
+}
+
+func (p *recordingProvider) NewLongestRunningProcessorSecondsMetric(q string) workqueue.SettableGaugeMetric {
+	return p.metric(q, "longest")
+}
+
+func (p *recordingProvider) NewRetriesMetric(q string) workqueue.CounterMetric {
+	return p.metric(q, "retries")
 }

@@ -1,4 +1,4 @@
-// Package handler turns informer events into queue keys with deletions
+// Package eventhandler turns informer events into queue keys with deletions
 // handled the way ctrllint's tombstone analyzer asks: typed handlers key
 // deletions by DeletedObject.GetKey, which works with and without the
 // deleted object; untyped ones unwrap cache.DeletedFinalStateUnknown.
@@ -7,7 +7,7 @@
 // predicate) is recovered and reported through utilruntime.HandleError:
 // client-go's informer would otherwise crash the process (its default), or
 // drop the event and deliver nothing more to the handler for a second.
-package handler
+package eventhandler
 
 import (
 	"fmt"

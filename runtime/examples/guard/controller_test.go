@@ -1,4 +1,4 @@
-package example_test
+package main
 
 import (
 	"context"
@@ -17,9 +17,8 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/ctrllint/ctrllint/runtime/controller"
-	"github.com/ctrllint/ctrllint/runtime/example"
-	"github.com/ctrllint/ctrllint/runtime/handler"
+	"github.com/ctrllint/ctrllint/runtime/eventhandler"
+	"github.com/ctrllint/ctrllint/runtime/workloop"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -28,7 +27,7 @@ func deployment(name string, guarded bool) *appsv1.Deployment {
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: "uid-" + typesUID(name)},
 		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}}}}
 	if guarded {
-		d.Annotations = map[string]string{example.Annotation: "true"}
+		d.Annotations = map[string]string{Annotation: "true"}
 	}
 	return d
 }
@@ -43,8 +42,8 @@ type harness struct {
 func run(t *testing.T, client *fake.Clientset) *harness {
 	t.Helper()
 	factory := informers.NewSharedInformerFactory(client, 0)
-	c := example.New(client, factory, controller.WithRateLimiter[handler.Key](
-		workqueue.NewTypedItemExponentialFailureRateLimiter[handler.Key](time.Millisecond, 20*time.Millisecond)))
+	c := New(client, factory, workloop.WithRateLimiter[eventhandler.Key](
+		workqueue.NewTypedItemExponentialFailureRateLimiter[eventhandler.Key](time.Millisecond, 20*time.Millisecond)))
 	ctx, cancel := context.WithCancel(context.Background())
 	factory.Start(ctx.Done())
 	done := make(chan error, 1)
@@ -79,8 +78,8 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // children returns the guard children of a deployment that exist.
 func children(h *harness, d string) (*corev1.ServiceAccount, bool) {
 	ctx := context.Background()
-	_, errPDB := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, example.PDBName(d), metav1.GetOptions{})
-	sa, errSA := h.client.CoreV1().ServiceAccounts("ns").Get(ctx, example.ServiceAccountName(d), metav1.GetOptions{})
+	_, errPDB := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, PDBName(d), metav1.GetOptions{})
+	sa, errSA := h.client.CoreV1().ServiceAccounts("ns").Get(ctx, ServiceAccountName(d), metav1.GetOptions{})
 	return sa, errPDB == nil && errSA == nil
 }
 
@@ -102,7 +101,7 @@ func TestLifecycle(t *testing.T) {
 	if !controlledBy(sa, web) {
 		t.Errorf("ServiceAccount not controlled by web: %+v", sa.OwnerReferences)
 	}
-	pdb, _ := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, example.PDBName("web"), metav1.GetOptions{})
+	pdb, _ := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, PDBName("web"), metav1.GetOptions{})
 	if !controlledBy(pdb, web) || pdb.Spec.Selector.MatchLabels["app"] != "web" {
 		t.Errorf("PDB not right: %+v", pdb)
 	}
@@ -111,7 +110,7 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	// Deleted children come back.
-	if err := h.client.CoreV1().ServiceAccounts("ns").Delete(ctx, example.ServiceAccountName("web"), metav1.DeleteOptions{}); err != nil {
+	if err := h.client.CoreV1().ServiceAccounts("ns").Delete(ctx, ServiceAccountName("web"), metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the ServiceAccount to be re-created", func() bool { _, ok := children(h, "web"); return ok })
@@ -123,8 +122,8 @@ func TestLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the children to be deleted", func() bool {
-		_, errPDB := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, example.PDBName("web"), metav1.GetOptions{})
-		_, errSA := h.client.CoreV1().ServiceAccounts("ns").Get(ctx, example.ServiceAccountName("web"), metav1.GetOptions{})
+		_, errPDB := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, PDBName("web"), metav1.GetOptions{})
+		_, errSA := h.client.CoreV1().ServiceAccounts("ns").Get(ctx, ServiceAccountName("web"), metav1.GetOptions{})
 		return apierrors.IsNotFound(errPDB) && apierrors.IsNotFound(errSA)
 	})
 }
@@ -157,16 +156,16 @@ func TestServerErrors(t *testing.T) {
 func TestChildOfSomeoneElse(t *testing.T) {
 	web := deployment("web", true)
 	yes := true
-	taken := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: example.ServiceAccountName("web"),
+	taken := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: ServiceAccountName("web"),
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "db", UID: "other", Controller: &yes}}}}
 	h := run(t, fake.NewClientset(web, taken))
 	defer h.stop()
 	ctx := context.Background()
 	eventually(t, "web's PDB", func() bool {
-		_, err := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, example.PDBName("web"), metav1.GetOptions{})
+		_, err := h.client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, PDBName("web"), metav1.GetOptions{})
 		return err == nil
 	})
-	sa, err := h.client.CoreV1().ServiceAccounts("ns").Get(ctx, example.ServiceAccountName("web"), metav1.GetOptions{})
+	sa, err := h.client.CoreV1().ServiceAccounts("ns").Get(ctx, ServiceAccountName("web"), metav1.GetOptions{})
 	if err != nil || len(sa.OwnerReferences) != 1 || sa.OwnerReferences[0].UID != "other" {
 		t.Errorf("the other owner's ServiceAccount was touched: %+v %v", sa, err)
 	}

@@ -1,4 +1,4 @@
-package example_test
+package main
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
-
-	"github.com/ctrllint/ctrllint/runtime/example"
 )
 
 // TestDeleteServerErrors: opting out makes the controller delete the
@@ -43,8 +41,8 @@ func TestDeleteServerErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the children to be deleted despite server errors", func() bool {
-		_, errPDB := client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, example.PDBName("web"), metav1.GetOptions{})
-		_, errSA := client.CoreV1().ServiceAccounts("ns").Get(ctx, example.ServiceAccountName("web"), metav1.GetOptions{})
+		_, errPDB := client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, PDBName("web"), metav1.GetOptions{})
+		_, errSA := client.CoreV1().ServiceAccounts("ns").Get(ctx, ServiceAccountName("web"), metav1.GetOptions{})
 		return apierrors.IsNotFound(errPDB) && apierrors.IsNotFound(errSA)
 	})
 	if deletes.Load() < 4 {
@@ -100,8 +98,8 @@ func TestWatchErrorRelist(t *testing.T) {
 
 	eventually(t, "api's children after the re-list", func() bool { _, ok := children(h, "api"); return ok })
 	eventually(t, "web's children deleted after the re-list", func() bool {
-		_, errPDB := client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, example.PDBName("web"), metav1.GetOptions{})
-		_, errSA := client.CoreV1().ServiceAccounts("ns").Get(ctx, example.ServiceAccountName("web"), metav1.GetOptions{})
+		_, errPDB := client.PolicyV1().PodDisruptionBudgets("ns").Get(ctx, PDBName("web"), metav1.GetOptions{})
+		_, errSA := client.CoreV1().ServiceAccounts("ns").Get(ctx, ServiceAccountName("web"), metav1.GetOptions{})
 		return apierrors.IsNotFound(errPDB) && apierrors.IsNotFound(errSA)
 	})
 	if watches.Load() <= before {
