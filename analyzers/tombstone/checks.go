@@ -21,9 +21,9 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 		}
 		t := instr.AssertedType
 		switch {
-		case kube.IsTombstone(t), admitsTombstone(t):
+		case isTombstoneType(t), admitsTombstone(t):
 			return // the tombstone check itself, or an assertion it passes
-		case kube.IsTombstonePointer(t):
+		case isTombstonePointer(t):
 			c.report(instr.Pos(), nil, "the assertion to *cache.DeletedFinalStateUnknown never succeeds: informers deliver tombstones as values, so this check is dead and the deletion is dropped%s", o.context())
 		case !instr.CommaOk:
 			delete(st, keyOf(instr.X)) // past a panicking assertion the tombstone is gone
@@ -41,7 +41,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 	case ssa.CallInstruction:
 		common := instr.Common()
 		fn := ssax.Callee(common)
-		tf, known := kube.TombstoneFuncOf(fn)
+		tf, known := tombstoneFuncOf(fn)
 		if !known || tf.Handles || o.root.dropHarmless {
 			return
 		}
@@ -114,7 +114,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 	tracked := func(v ssa.Value) bool { return f.all[keyOf(v)] }
 	switch instr := instr.(type) {
 	case *ssa.TypeAssert:
-		return tracked(instr.X) && (kube.IsTombstone(instr.AssertedType) || kube.IsTombstonePointer(instr.AssertedType))
+		return tracked(instr.X) && (isTombstoneType(instr.AssertedType) || isTombstonePointer(instr.AssertedType))
 	case *ssa.Store:
 		if ia, ok := instr.Addr.(*ssa.IndexAddr); ok {
 			if _, local := ia.X.(*ssa.Alloc); local {
@@ -132,7 +132,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 			if !tracked(arg) {
 				continue
 			}
-			if tf, ok := kube.TombstoneFuncOf(ssax.Callee(common)); ok {
+			if tf, ok := tombstoneFuncOf(ssax.Callee(common)); ok {
 				if tf.Handles {
 					return true
 				}
@@ -161,7 +161,7 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 		return false
 	}
 	common := instr.(ssa.CallInstruction).Common()
-	if _, known := kube.TombstoneFuncOf(ssax.Callee(common)); known {
+	if _, known := tombstoneFuncOf(ssax.Callee(common)); known {
 		return false
 	}
 	if callee, offset := c.localCallee(common); callee != nil {
@@ -225,7 +225,7 @@ func (c *checker) checkNilUse(f *flow, instr ssa.Instruction, st state, o origin
 	case ssa.CallInstruction:
 		common := instr.Common()
 		fn := ssax.Callee(common)
-		if _, known := kube.TombstoneFuncOf(fn); !known {
+		if _, known := tombstoneFuncOf(fn); !known {
 			return
 		}
 		for _, arg := range common.Args {
