@@ -175,19 +175,29 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 	return true
 }
 
+// summaryState is what summarize knows of a target so far.
+type summaryState int
+
+const (
+	summaryUnknown    summaryState = iota // not looked at yet
+	summaryInProgress                     // being summarised: a recursive call assumes it does not
+	summaryNo                             // does not deal with the tombstone
+	summaryYes                            // deals with it somewhere
+)
+
 // summarize reports whether fn, given a possible tombstone in the
 // parameter, deals with it anywhere.
 func (c *checker) summarize(t target) bool {
 	switch c.summary[t] {
-	case 1, 2:
-		return false // in progress (recursion) or known not to
-	case 3:
+	case summaryInProgress, summaryNo:
+		return false
+	case summaryYes:
 		return true
 	}
 	if t.param >= len(t.fn.Params) {
 		return false
 	}
-	c.summary[t] = 1
+	c.summary[t] = summaryInProgress
 	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}}, c.settles)
 	res := false
 	for _, b := range t.fn.Blocks {
@@ -197,9 +207,9 @@ func (c *checker) summarize(t target) bool {
 			}
 		}
 	}
-	c.summary[t] = 2
+	c.summary[t] = summaryNo
 	if res {
-		c.summary[t] = 3
+		c.summary[t] = summaryYes
 	}
 	return res
 }
