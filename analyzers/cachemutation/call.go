@@ -35,17 +35,17 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 			changed = f.setResult(v, 0, taint{b: b, src: src}) || changed
 		}
 	}
-	if recv != nil && kube.IsObjectSetter(callee) {
+	if recv != nil && isObjectSetter(callee) {
 		if t := f.taintOf(recv); t.b&shared != 0 {
 			changed = f.addSink(call, call.Pos(), t.src) || changed
 		}
 	}
-	if i, ok := kube.WrittenArg(callee); ok && i < len(args) {
+	if i, ok := writtenArg(callee); ok && i < len(args) {
 		if t := f.taintOf(args[i]); t.b&shared != 0 {
 			changed = f.addSink(call, call.Pos(), t.src) || changed
 		}
 	}
-	if v := call.Value(); v != nil && kube.ReturnsArg(callee) && len(args) > 0 {
+	if v := call.Value(); v != nil && returnsArg(callee) && len(args) > 0 {
 		changed = f.setResult(v, 0, f.taintOf(args[0])) || changed
 	}
 	if !common.IsInvoke() {

@@ -7,7 +7,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -45,7 +44,7 @@ func (c *checker) launched(instr ssa.CallInstruction) *ssa.Function {
 	}
 	common := instr.Common()
 	fn, _, args := callee(common)
-	if i, ok := kube.WorkerLauncher(fn); ok {
+	if i, ok := workerLauncher(fn); ok {
 		if i < len(args) {
 			return c.funcValue(args[i])
 		}
@@ -64,7 +63,7 @@ func (c *checker) plainCallee(instr ssa.Instruction) *ssa.Function {
 	if !ok || call.Common().IsInvoke() {
 		return nil
 	}
-	if _, isLauncher := kube.WorkerLauncher(ssax.Callee(call.Common())); isLauncher {
+	if _, isLauncher := workerLauncher(ssax.Callee(call.Common())); isLauncher {
 		return nil
 	}
 	return c.local(call.Common().Value)

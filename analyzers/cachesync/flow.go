@@ -6,7 +6,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -81,7 +80,7 @@ func derived(v ssa.Value, key any) bool {
 			return false
 		}
 		t := call.Type()
-		if !kube.IsFactoryAccessor(t) && !kube.IsResourceInformer(t) {
+		if !isFactoryAccessor(t) && !isResourceInformer(t) {
 			return false
 		}
 		_, recv, _ := callee(call.Common())
@@ -99,7 +98,7 @@ func chainKey(v ssa.Value) any {
 	for range 8 {
 		v = ssax.Unconvert(v)
 		call, ok := v.(*ssa.Call)
-		if !ok || !(kube.IsFactoryAccessor(call.Type()) || kube.IsResourceInformer(call.Type())) {
+		if !ok || !(isFactoryAccessor(call.Type()) || isResourceInformer(call.Type())) {
 			break
 		}
 		_, recv, _ := callee(call.Common())

@@ -5,8 +5,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // A guard says which instructions of a function can run before any wait
@@ -88,11 +86,11 @@ func (c *checker) isWait(instr ssa.Instruction) bool {
 	common := call.Common()
 	fn, recv, args := callee(common)
 	switch {
-	case kube.IsCacheSyncWait(fn, recvType(recv)), kube.IsHasSynced(fn):
+	case isCacheSyncWait(fn, recvType(recv)), isHasSynced(fn):
 		return true
-	case fn == nil && kube.IsSyncCheck(common.Value.Type()):
+	case fn == nil && isSyncCheck(common.Value.Type()):
 		return true // podsSynced()
-	case fn != nil && fn.Name() == "Done" && recv != nil && kube.IsSyncCheck(recv.Type()):
+	case fn != nil && fn.Name() == "Done" && recv != nil && isSyncCheck(recv.Type()):
 		return true // <-checker.Done()
 	}
 	if local := c.local(common.Value); local != nil {
@@ -103,7 +101,7 @@ func (c *checker) isWait(instr ssa.Instruction) bool {
 			return true
 		}
 	}
-	return fn != nil && fn.Pkg() != c.pkg.Pkg && kube.TakesSyncChecks(fn)
+	return fn != nil && fn.Pkg() != c.pkg.Pkg && takesSyncChecks(fn)
 }
 
 // checksSync reports whether a function (a poll condition) checks that
@@ -116,7 +114,7 @@ func (c *checker) checksSync(fn *ssa.Function) bool {
 				continue
 			}
 			f, recv, _ := callee(call.Common())
-			if kube.IsCacheSyncWait(f, recvType(recv)) || kube.IsHasSynced(f) || f == nil && kube.IsSyncCheck(call.Common().Value.Type()) {
+			if isCacheSyncWait(f, recvType(recv)) || isHasSynced(f) || f == nil && isSyncCheck(call.Common().Value.Type()) {
 				return true
 			}
 		}

@@ -68,7 +68,7 @@ func hasSyncField(st *types.Struct) bool {
 		if s, ok := t.Underlying().(*types.Slice); ok {
 			t = s.Elem()
 		}
-		if kube.IsSyncCheck(t) {
+		if isSyncCheck(t) {
 			return true
 		}
 	}
@@ -103,7 +103,7 @@ func (c *checker) mentionsSync(fn *ssa.Function) bool {
 				}
 				if m, ok := (*op).(*ssa.MakeClosure); ok {
 					if f, ok := m.Fn.(*ssa.Function); ok && f.Synthetic != "" {
-						if obj, ok := f.Object().(*types.Func); ok && kube.IsHasSynced(obj) {
+						if obj, ok := f.Object().(*types.Func); ok && isHasSynced(obj) {
 							return true // informer.HasSynced as a value
 						}
 					}
@@ -114,7 +114,7 @@ func (c *checker) mentionsSync(fn *ssa.Function) bool {
 				continue
 			}
 			f, recv, _ := callee(call.Common())
-			if kube.IsHasSynced(f) || kube.IsFactoryStart(f, recvType(recv)) || kube.IsInformerRun(f, recvType(recv)) {
+			if isHasSynced(f) || isFactoryStart(f, recvType(recv)) || isInformerRun(f, recvType(recv)) {
 				return true
 			}
 		}
@@ -164,7 +164,7 @@ func (c *checker) launches(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 			case *ssa.Go:
 				return true
 			case *ssa.Call:
-				if _, ok := kube.WorkerLauncher(ssax.Callee(x.Common())); ok {
+				if _, ok := workerLauncher(ssax.Callee(x.Common())); ok {
 					return true
 				}
 				if h := c.plainCallee(x); h != nil && c.launches(h, seen) {

@@ -72,7 +72,7 @@ func (c *checker) readsCache(instr ssa.Instruction) bool {
 		if !isCacheType(t) {
 			return false
 		}
-		if ctor, ok := recv.(*ssa.Call); ok && kube.IsStoreConstructor(ssax.Callee(ctor.Common())) {
+		if ctor, ok := recv.(*ssa.Call); ok && isStoreConstructor(ssax.Callee(ctor.Common())) {
 			return false // a store of the worker's own
 		}
 		if f := ssax.LoadedField(recv); f != nil {
@@ -95,7 +95,7 @@ func (c *checker) cacheField(f *types.Var) bool {
 }
 
 func isCacheType(t types.Type) bool {
-	return kube.IsLister(t) || kube.IsInformer(t) || kube.IsInformerFactory(t)
+	return kube.IsLister(t) || kube.IsInformer(t) || isInformerFactory(t)
 }
 
 // scanFields records, over the package, which func-typed fields hold which
@@ -132,5 +132,5 @@ func (c *checker) scanFields() {
 // looking through interface conversions.
 func isOwnStore(v ssa.Value) bool {
 	call, ok := ssax.Unconvert(v).(*ssa.Call)
-	return ok && kube.IsStoreConstructor(ssax.Callee(call.Common()))
+	return ok && isStoreConstructor(ssax.Callee(call.Common()))
 }

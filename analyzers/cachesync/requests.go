@@ -31,7 +31,7 @@ func (c *checker) directRequest(instr ssa.Instruction, key any) (request, bool) 
 		return request{}, false
 	}
 	fn, recv, args := callee(call.Common())
-	if recv == nil || !kube.IsInformerRequest(fn, recv.Type()) {
+	if recv == nil || !isInformerRequest(fn, recv.Type()) {
 		return request{}, false
 	}
 	if key != nil && !derived(recv, key) {
@@ -123,12 +123,12 @@ func (c *checker) handOver(call ssa.CallInstruction, key any) (request, bool) {
 		return request{}, false
 	}
 	fn, recv, args := callee(common)
-	if fn == nil || (recv != nil && kube.IsInformerRequest(fn, recv.Type())) {
+	if fn == nil || (recv != nil && isInformerRequest(fn, recv.Type())) {
 		return request{}, false
 	}
 	for _, arg := range args {
 		v := ssax.Unconvert(arg)
-		if !kube.IsResourceInformer(v.Type()) || !derived(v, key) {
+		if !isResourceInformer(v.Type()) || !derived(v, key) {
 			continue
 		}
 		obj := kube.ObjectOf(v.Type())
@@ -144,7 +144,7 @@ func (c *checker) handOver(call ssa.CallInstruction, key any) (request, bool) {
 // from a factory (factory.Core().V1().Pods()).
 func handle(instr ssa.Instruction) (request, bool) {
 	call, ok := instr.(*ssa.Call)
-	if !ok || !kube.IsResourceInformer(call.Type()) {
+	if !ok || !isResourceInformer(call.Type()) {
 		return request{}, false
 	}
 	_, recv, _ := callee(call.Common())

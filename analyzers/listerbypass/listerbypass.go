@@ -39,7 +39,7 @@ func New() *analysis.Analyzer {
 }
 
 func run(pass *analysis.Pass, all bool) (any, error) {
-	if kube.LookupPackage(pass.Pkg, "k8s.io/apimachinery/pkg/apis/meta/v1") == nil {
+	if kube.LookupPackage(pass.Pkg, kube.MetaV1Pkg) == nil {
 		return nil, nil // no Kubernetes API in sight
 	}
 	ssaRes := kubessa.Of(pass)

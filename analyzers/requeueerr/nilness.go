@@ -72,12 +72,12 @@ func (c *checker) made(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, see
 		g, ok := v.X.(*ssa.Global)
 		return ok && c.sentinel(g, seen)
 	case *ssa.Call:
-		switch k, _ := kube.ErrorFuncOf(ssax.Callee(&v.Call)); k {
-		case kube.ErrNever:
+		switch k, _ := errorFuncOf(ssax.Callee(&v.Call)); k {
+		case errNever:
 			return true
-		case kube.ErrWraps:
+		case errWraps:
 			return len(v.Call.Args) > 0 && c.proven(v.Call.Args[0], b, assumed, seen)
-		case kube.ErrJoins:
+		case errJoins:
 			return len(v.Call.Args) > 0 && c.anyProven(v.Call.Args[0], b, assumed, seen)
 		}
 	}
@@ -165,7 +165,7 @@ func impliesNonNil(cond, v ssa.Value) int {
 			return 1
 		}
 	case *ssa.Call:
-		if k, _ := kube.ErrorFuncOf(ssax.Callee(&cond.Call)); k == kube.ErrTests && len(cond.Call.Args) > 0 && resolve(cond.Call.Args[0]) == v {
+		if k, _ := errorFuncOf(ssax.Callee(&cond.Call)); k == errTests && len(cond.Call.Args) > 0 && resolve(cond.Call.Args[0]) == v {
 			return 0
 		}
 	}
@@ -185,8 +185,8 @@ func nilFollows(x, v ssa.Value) bool {
 		case *ssa.ChangeInterface:
 			x = e.X
 		case *ssa.Call:
-			k, _ := kube.ErrorFuncOf(ssax.Callee(&e.Call))
-			if (k != kube.ErrWraps && k != kube.ErrFilters) || len(e.Call.Args) == 0 {
+			k, _ := errorFuncOf(ssax.Callee(&e.Call))
+			if (k != errWraps && k != errFilters) || len(e.Call.Args) == 0 {
 				return false
 			}
 			x = e.Call.Args[0]
@@ -211,10 +211,10 @@ func terminal(v ssa.Value) bool {
 		return terminal(v.X)
 	case *ssa.Call:
 		fn := ssax.Callee(&v.Call)
-		if kube.IsTerminalError(fn) {
+		if isTerminalError(fn) {
 			return true
 		}
-		if k, _ := kube.ErrorFuncOf(fn); k == kube.ErrWraps && len(v.Call.Args) > 0 {
+		if k, _ := errorFuncOf(fn); k == errWraps && len(v.Call.Args) > 0 {
 			return terminal(v.Call.Args[0])
 		}
 		if kube.IsFunc(fn, "fmt", "Errorf") && len(v.Call.Args) == 2 {

@@ -62,29 +62,32 @@ func run(pass *analysis.Pass) (any, error) {
 // with a non-nil error, and returns the helpers to visit next.
 func (c *checker) visitReturns(v visit, reported map[*ssa.Return]bool) (work []visit) {
 	defer crash.At(c.pass.Fset, v.fn.Pos())
-	pass := c.pass
-	{
-		for _, ret := range c.returns(v) {
-			if f := c.check(ret); f != nil {
-				if !reported[ret.ret] {
-					reported[ret.ret] = true
-					pass.Report(analysis.Diagnostic{Pos: ret.ret.Pos(), Message: f.message(v)})
-				}
-				continue
-			}
-			next, call, ok := c.passedThrough(ret)
-			if !ok {
-				continue
-			}
-			if f := c.throughParams(ret, call, next); f != nil && !reported[ret.ret] {
-				reported[ret.ret] = true
-				pass.Report(analysis.Diagnostic{Pos: ret.ret.Pos(), Message: f.message(v)})
-			}
-			next.via = append(append([]*ssa.Function(nil), v.via...), v.fn)
-			work = append(work, next)
+	for _, ret := range c.returns(v) {
+		if f := c.check(ret); f != nil {
+			c.reportOnce(ret.ret, f, v, reported)
+			continue
 		}
+		next, call, ok := c.passedThrough(ret)
+		if !ok {
+			continue
+		}
+		if f := c.throughParams(ret, call, next); f != nil {
+			c.reportOnce(ret.ret, f, v, reported)
+		}
+		next.via = append(append([]*ssa.Function(nil), v.via...), v.fn)
+		work = append(work, next)
 	}
 	return work
+}
+
+// reportOnce reports a finding at ret unless a visit along another chain
+// of helpers has: a return is reported once, with the chain found first.
+func (c *checker) reportOnce(ret *ssa.Return, f *finding, v visit, reported map[*ssa.Return]bool) {
+	if reported[ret] {
+		return
+	}
+	reported[ret] = true
+	c.pass.Report(analysis.Diagnostic{Pos: ret.Pos(), Message: f.message(v)})
 }
 
 // A visit checks the returns of one function: a Reconcile (result 0 and

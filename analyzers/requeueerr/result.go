@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -117,7 +116,7 @@ func (c *checker) localField(alloc *ssa.Alloc, load ssa.Instruction, field strin
 					return c.resultField(instr.Val, field, seen)
 				}
 				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && fa.X == alloc {
-					if f := ssax.FieldOfAddr(fa); f != nil && f.Name() == field && kube.RequeueField(f) {
+					if f := ssax.FieldOfAddr(fa); f != nil && f.Name() == field && requeueField(f) {
 						return scalar(instr.Val, field, map[ssa.Value]bool{})
 					}
 				}
@@ -151,7 +150,7 @@ func plainLocal(alloc *ssa.Alloc) bool {
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		case *ssa.Call:
-			if !kube.IsResultReader(ssax.Callee(&ref.Call)) {
+			if !isResultReader(ssax.Callee(&ref.Call)) {
 				return false
 			}
 		case *ssa.FieldAddr:

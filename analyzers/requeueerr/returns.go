@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -120,7 +119,7 @@ func onlyStore(alloc *ssa.Alloc) *ssa.Store {
 				}
 			}
 		case *ssa.Call:
-			if !kube.IsResultReader(ssax.Callee(&ref.Call)) {
+			if !isResultReader(ssax.Callee(&ref.Call)) {
 				return nil
 			}
 		default:
@@ -275,8 +274,8 @@ func sameNil(err, base ssa.Value) bool {
 		case *ssa.ChangeInterface:
 			err = e.X
 		case *ssa.Call:
-			k, _ := kube.ErrorFuncOf(ssax.Callee(&e.Call))
-			if k != kube.ErrWraps || len(e.Call.Args) == 0 {
+			k, _ := errorFuncOf(ssax.Callee(&e.Call))
+			if k != errWraps || len(e.Call.Args) == 0 {
 				return false
 			}
 			err = e.Call.Args[0]

@@ -31,7 +31,7 @@ func roots(pkg *ssa.Package, funcs []*ssa.Function) []*ssa.Function {
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if ct, ok := instr.(*ssa.ChangeType); ok && kube.IsReconcileFunc(ct.Type()) {
+				if ct, ok := instr.(*ssa.ChangeType); ok && isReconcileFunc(ct.Type()) {
 					target, _ := ssax.Func(pkg, ct.X)
 					add(target) // a method value's results are the method's
 				}

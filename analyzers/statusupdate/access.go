@@ -99,7 +99,7 @@ func applyBuilder(c *ssa.CallCommon) (ssa.Value, bool) {
 		return nil, false
 	}
 	path, name := kube.PathName(sig.Recv().Type())
-	if !strings.HasPrefix(path, "k8s.io/client-go/applyconfigurations/") && !strings.Contains(path, "/applyconfiguration") {
+	if !strings.HasPrefix(path, kube.ApplyConfigurationsPfx) && !strings.Contains(path, "/applyconfiguration") {
 		return nil, false
 	}
 	if !strings.HasSuffix(name, "ApplyConfiguration") {
@@ -199,7 +199,7 @@ func partOf(fields []string) (part, string) {
 			return noPart, ""
 		}
 		switch f := fields[1]; f {
-		case kube.MetaLabels, kube.MetaAnnotations, kube.MetaFinalizers, kube.MetaOwnerReferences:
+		case metaLabels, metaAnnotations, metaFinalizers, metaOwnerReferences:
 			return metaPart, f
 		}
 		return noPart, ""

@@ -108,15 +108,15 @@ func (sc *scanner) callEvents(call ssa.CallInstruction, storeAt func(ssa.Instruc
 		return out
 	}
 	callee := ssax.Callee(common)
-	if mw, ok := kube.MutateWriteOf(callee); ok && mw.Object < len(common.Args) && mw.Mutate < len(common.Args) {
+	if mw, ok := mutateWriteOf(callee); ok && mw.Object < len(common.Args) && mw.Mutate < len(common.Args) {
 		return sc.mutateEvents(call, mw, storeAt)
 	}
 	switch {
-	case kube.StatusConditionFunc(callee) && len(common.Args) > 0:
+	case statusConditionFunc(callee) && len(common.Args) > 0:
 		storeAt(call, pos, accessOf(common.Args[0]))
 		return nil
 	case callee != nil:
-		if ms, ok := kube.MetaSetterOf(callee); ok && ms.Arg < len(common.Args) {
+		if ms, ok := metaSetterOf(callee); ok && ms.Arg < len(common.Args) {
 			arg := common.Args[ms.Arg]
 			if t := objType(arg, nil); t != nil {
 				return []event{{store: metaPart, field: ms.Field, obj: identOf(arg), typ: t, instr: call, pos: pos}}
@@ -154,7 +154,7 @@ func (sc *scanner) callEvents(call ssa.CallInstruction, storeAt func(ssa.Instruc
 // mutateEvents returns the events of controllerutil.CreateOrUpdate and
 // CreateOrPatch: the stores of the mutate function (a closure of the
 // package), then the write of the object.
-func (sc *scanner) mutateEvents(call ssa.CallInstruction, mw kube.MutateWrite, storeAt func(ssa.Instruction, token.Pos, access)) []event {
+func (sc *scanner) mutateEvents(call ssa.CallInstruction, mw mutateWrite, storeAt func(ssa.Instruction, token.Pos, access)) []event {
 	common := call.Common()
 	var out []event
 	if targets, offset, bindings := sc.local(common.Args[mw.Mutate]); len(targets) == 1 {
@@ -189,7 +189,7 @@ func applyEvent(callee *types.Func, recv ssa.Value) (event, bool) {
 		e.store = statusPart
 	case "Spec":
 		e.store, e.field = specPart, "Spec"
-	case kube.MetaLabels, kube.MetaAnnotations, kube.MetaFinalizers, kube.MetaOwnerReferences:
+	case metaLabels, metaAnnotations, metaFinalizers, metaOwnerReferences:
 		e.store, e.field = metaPart, name
 	default:
 		return event{}, false

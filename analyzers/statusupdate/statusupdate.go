@@ -93,7 +93,7 @@ func (c *checker) check(evs []event) {
 			if t == nil {
 				t = u.typ
 			}
-			st := kube.StatusOf(t, c.src)
+			st := statusOf(t, c.src)
 			if !st.Subresource || !dropped(u.send, s, st) {
 				continue
 			}
@@ -115,7 +115,7 @@ func (c *checker) check(evs []event) {
 // dropped reports whether a send drops a store: a status store sent only
 // to the main resource, a spec store or a reset metadata store sent only to
 // the status subresource.
-func dropped(k sendKind, s *event, st kube.Status) bool {
+func dropped(k sendKind, s *event, st statusInfo) bool {
 	switch k {
 	case mainSend:
 		return s.store == statusPart
@@ -158,7 +158,7 @@ func (c *checker) excused(evs []event, s, u *event, t types.Type, at func(event)
 // stands for its API type (appsv1.Deployment).
 func kindKey(t types.Type) string {
 	key := kube.ObjectKey(t)
-	if rest, ok := strings.CutPrefix(key, "k8s.io/client-go/applyconfigurations/"); ok {
+	if rest, ok := strings.CutPrefix(key, kube.ApplyConfigurationsPfx); ok {
 		return "k8s.io/api/" + strings.TrimSuffix(rest, "ApplyConfiguration")
 	}
 	return key
@@ -207,10 +207,10 @@ func specMessage(kind string, line int, how string, s *event, u event) string {
 }
 
 var metaNames = map[string]string{
-	kube.MetaLabels:          "labels",
-	kube.MetaAnnotations:     "annotations",
-	kube.MetaFinalizers:      "finalizers",
-	kube.MetaOwnerReferences: "owner references",
+	metaLabels:          "labels",
+	metaAnnotations:     "annotations",
+	metaFinalizers:      "finalizers",
+	metaOwnerReferences: "owner references",
 }
 
 // statusMethod names the status write to use instead of a main send.

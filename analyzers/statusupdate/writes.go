@@ -43,17 +43,17 @@ func clientSend(call ssa.CallInstruction) (send, bool) {
 	if fn.Name() == "Create" {
 		return createOf(call, fn, recv, args)
 	}
-	w, ok := kube.ClientWriteOf(fn, recv)
+	w, ok := clientWriteOf(fn, recv)
 	if !ok {
 		return send{}, false
 	}
 	s := send{method: w.Method, verb: w.Method, typed: w.Typed, apply: w.Apply, served: w.Served, call: call}
 	switch w.Kind {
-	case kube.MainWrite:
+	case mainWrite:
 		s.kind = mainSend
-	case kube.StatusWrite:
+	case statusWrite:
 		s.kind = statusSend
-	case kube.SubresourceWrite:
+	case subresourceWrite:
 		sub, known := subresource(recvValue(common))
 		switch {
 		case !known, sub == "", sub == "status", sub == "approval":
@@ -154,9 +154,9 @@ func subresource(v ssa.Value) (sub string, known bool) {
 	}
 	fn, _, args := callParts(call.Common())
 	switch {
-	case kube.IsStatusSubresourceClient(fn):
+	case isStatusSubresourceClient(fn):
 		return "", true
-	case kube.IsSubresourceClient(fn) && len(args) == 1:
+	case isSubresourceClient(fn) && len(args) == 1:
 		if c, ok := args[0].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
 			return constant.StringVal(c.Value), true
 		}

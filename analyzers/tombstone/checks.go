@@ -21,9 +21,9 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 		}
 		t := instr.AssertedType
 		switch {
-		case kube.IsTombstone(t), admitsTombstone(t):
+		case isTombstoneType(t), admitsTombstone(t):
 			return // the tombstone check itself, or an assertion it passes
-		case kube.IsTombstonePointer(t):
+		case isTombstonePointer(t):
 			c.report(instr.Pos(), nil, "the assertion to *cache.DeletedFinalStateUnknown never succeeds: informers deliver tombstones as values, so this check is dead and the deletion is dropped%s", o.context())
 		case !instr.CommaOk:
 			delete(st, keyOf(instr.X)) // past a panicking assertion the tombstone is gone
@@ -41,7 +41,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 	case ssa.CallInstruction:
 		common := instr.Common()
 		fn := ssax.Callee(common)
-		tf, known := kube.TombstoneFuncOf(fn)
+		tf, known := tombstoneFuncOf(fn)
 		if !known || tf.Handles || o.root.dropHarmless {
 			return
 		}
@@ -114,7 +114,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 	tracked := func(v ssa.Value) bool { return f.all[keyOf(v)] }
 	switch instr := instr.(type) {
 	case *ssa.TypeAssert:
-		return tracked(instr.X) && (kube.IsTombstone(instr.AssertedType) || kube.IsTombstonePointer(instr.AssertedType))
+		return tracked(instr.X) && (isTombstoneType(instr.AssertedType) || isTombstonePointer(instr.AssertedType))
 	case *ssa.Store:
 		if ia, ok := instr.Addr.(*ssa.IndexAddr); ok {
 			if _, local := ia.X.(*ssa.Alloc); local {
@@ -132,7 +132,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 			if !tracked(arg) {
 				continue
 			}
-			if tf, ok := kube.TombstoneFuncOf(ssax.Callee(common)); ok {
+			if tf, ok := tombstoneFuncOf(ssax.Callee(common)); ok {
 				if tf.Handles {
 					return true
 				}
@@ -161,7 +161,7 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 		return false
 	}
 	common := instr.(ssa.CallInstruction).Common()
-	if _, known := kube.TombstoneFuncOf(ssax.Callee(common)); known {
+	if _, known := tombstoneFuncOf(ssax.Callee(common)); known {
 		return false
 	}
 	if callee, offset := c.localCallee(common); callee != nil {
@@ -175,19 +175,29 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 	return true
 }
 
+// summaryState is what summarize knows of a target so far.
+type summaryState int
+
+const (
+	summaryUnknown    summaryState = iota // not looked at yet
+	summaryInProgress                     // being summarised: a recursive call assumes it does not
+	summaryNo                             // does not deal with the tombstone
+	summaryYes                            // deals with it somewhere
+)
+
 // summarize reports whether fn, given a possible tombstone in the
 // parameter, deals with it anywhere.
 func (c *checker) summarize(t target) bool {
 	switch c.summary[t] {
-	case 1, 2:
-		return false // in progress (recursion) or known not to
-	case 3:
+	case summaryInProgress, summaryNo:
+		return false
+	case summaryYes:
 		return true
 	}
 	if t.param >= len(t.fn.Params) {
 		return false
 	}
-	c.summary[t] = 1
+	c.summary[t] = summaryInProgress
 	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}}, c.settles)
 	res := false
 	for _, b := range t.fn.Blocks {
@@ -197,9 +207,9 @@ func (c *checker) summarize(t target) bool {
 			}
 		}
 	}
-	c.summary[t] = 2
+	c.summary[t] = summaryNo
 	if res {
-		c.summary[t] = 3
+		c.summary[t] = summaryYes
 	}
 	return res
 }
@@ -225,7 +235,7 @@ func (c *checker) checkNilUse(f *flow, instr ssa.Instruction, st state, o origin
 	case ssa.CallInstruction:
 		common := instr.Common()
 		fn := ssax.Callee(common)
-		if _, known := kube.TombstoneFuncOf(fn); !known {
+		if _, known := tombstoneFuncOf(fn); !known {
 			return
 		}
 		for _, arg := range common.Args {

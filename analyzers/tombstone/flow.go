@@ -5,8 +5,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // A key names a tracked value. Most are SSA values (field -1); the
@@ -172,7 +170,7 @@ func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
 			return
 		}
 		switch {
-		case kube.IsTombstone(ta.AssertedType), kube.IsTombstonePointer(ta.AssertedType):
+		case isTombstoneType(ta.AssertedType), isTombstonePointer(ta.AssertedType):
 			// A pointer check never succeeds and is reported on its own;
 			// treating it as a check keeps its consequences from being
 			// reported a second time.
@@ -261,7 +259,7 @@ func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
 		return nil, false
 	}
 	ta, ok := ext.Tuple.(*ssa.TypeAssert)
-	if !ok || !kube.IsTombstone(ta.AssertedType) {
+	if !ok || !isTombstoneType(ta.AssertedType) {
 		return nil, false
 	}
 	return ta.X, true
@@ -295,12 +293,12 @@ func finalStateUnknownOf(v ssa.Value) (ssa.Value, bool) {
 func deletedObjectField(v ssa.Value, name string) (base ssa.Value, idx int, ok bool) {
 	switch v := v.(type) {
 	case *ssa.Field:
-		if kube.IsDeletedObject(v.X.Type()) && fieldName(v.X.Type(), v.Field) == name {
+		if isDeletedObject(v.X.Type()) && fieldName(v.X.Type(), v.Field) == name {
 			return v.X, v.Field, true
 		}
 	case *ssa.UnOp:
 		if fa, isFA := v.X.(*ssa.FieldAddr); isFA && v.Op == token.MUL {
-			if pt, isPtr := fa.X.Type().Underlying().(*types.Pointer); isPtr && kube.IsDeletedObject(pt.Elem()) && fieldName(pt.Elem(), fa.Field) == name {
+			if pt, isPtr := fa.X.Type().Underlying().(*types.Pointer); isPtr && isDeletedObject(pt.Elem()) && fieldName(pt.Elem(), fa.Field) == name {
 				return fa.X, fa.Field, true
 			}
 		}

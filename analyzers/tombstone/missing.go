@@ -73,10 +73,10 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*
 				return nil, false
 			case ssa.CallInstruction:
 				common := instr.Common()
-				if _, builtin := common.Value.(*ssa.Builtin); builtin || kube.IsReporting(ssax.Callee(common)) {
+				if _, builtin := common.Value.(*ssa.Builtin); builtin || isReporting(ssax.Callee(common)) {
 					continue
 				}
-				if tf, ok := kube.TombstoneFuncOf(ssax.Callee(common)); ok && (tf.Handles || tf.Replacement != "") {
+				if tf, ok := tombstoneFuncOf(ssax.Callee(common)); ok && (tf.Handles || tf.Replacement != "") {
 					if call, isCall := instr.(*ssa.Call); isCall && len(common.Args) == 1 && objs[ssax.Unconvert(common.Args[0])] {
 						for _, ref := range *call.Referrers() {
 							if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
@@ -226,7 +226,7 @@ func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType
 		if param < 0 {
 			return 0, true
 		}
-		if _, _, _, ok := keyflow.QueueOp(common); ok || kube.IsReporting(ssax.Callee(common)) {
+		if _, _, _, ok := keyflow.QueueOp(common); ok || isReporting(ssax.Callee(common)) {
 			return 0, true
 		}
 		if _, builtin := common.Value.(*ssa.Builtin); builtin {
@@ -302,7 +302,7 @@ func settlesOnly(fn *ssa.Function) bool {
 				if _, _, _, ok := keyflow.QueueOp(common); ok {
 					continue
 				}
-				if _, builtin := common.Value.(*ssa.Builtin); !builtin && !kube.IsReporting(ssax.Callee(common)) {
+				if _, builtin := common.Value.(*ssa.Builtin); !builtin && !isReporting(ssax.Callee(common)) {
 					return false
 				}
 			}
@@ -500,7 +500,7 @@ func inert(instr ssa.Instruction) bool {
 			return true
 		}
 		fn := ssax.Callee(common)
-		if kube.IsReporting(fn) || kube.IsKeyParser(fn) || fn != nil && kube.IsFunc(fn, "context", fn.Name()) {
+		if isReporting(fn) || kube.IsKeyParser(fn) || fn != nil && kube.IsFunc(fn, "context", fn.Name()) {
 			return true
 		}
 		if common.IsInvoke() {

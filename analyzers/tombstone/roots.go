@@ -11,8 +11,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // mode says what a tracked value may hold that its user must expect.
@@ -62,11 +60,11 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		fn       *ssa.Function
 		role     string
 		expr     ast.Expr
-		h        kube.HandlerStruct
+		h        handlerStruct
 		harmless bool
 	}
 	var uses []use
-	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool) {
+	record := func(h handlerStruct, field string, value ast.Expr, harmless bool) {
 		if !deleteFields[field] && !liveFields[field] {
 			return // Handler of a filtering handler, or unknown
 		}
@@ -80,7 +78,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
 		switch n := cur.Node().(type) {
 		case *ast.CompositeLit:
-			h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(n))
+			h, ok := handlerStructOf(pass.TypesInfo.TypeOf(n))
 			if !ok {
 				continue // not a client-go handler struct
 			}
@@ -98,7 +96,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 				if !ok || len(n.Rhs) != len(n.Lhs) {
 					continue
 				}
-				h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(sel.X))
+				h, ok := handlerStructOf(pass.TypesInfo.TypeOf(sel.X))
 				if !ok {
 					continue // not a field of a handler struct
 				}
@@ -140,7 +138,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			continue
 		}
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !kube.IsUntypedHandler(t, cachePkg) {
+			if !isUntypedHandler(t, cachePkg) {
 				continue
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, "OnDelete")
@@ -180,7 +178,7 @@ func lookalikeRegistration(pass *analysis.Pass, cur inspector.Cursor) bool {
 	if !ok || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
 		return false
 	}
-	return !kube.IsHandlerRegistration(fn)
+	return !isHandlerRegistration(fn)
 }
 
 // exprName is how a message names the function a registration holds.
@@ -218,7 +216,7 @@ func wrapsNoDeleteFunc(pass *analysis.Pass, e ast.Expr) bool {
 	if !ok {
 		return false // a variable or call: it may handle deletions
 	}
-	h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(lit))
+	h, ok := handlerStructOf(pass.TypesInfo.TypeOf(lit))
 	if !ok || h.Filtering {
 		return false
 	}

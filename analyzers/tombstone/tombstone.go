@@ -53,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 		prog:     ssaRes.Pkg.Prog,
 		reported: make(map[string]bool),
 		done:     make(map[target]bool),
-		summary:  make(map[target]int),
+		summary:  make(map[target]summaryState),
 	}
 	if obj, ok := cachePkg.Scope().Lookup("DeletedFinalStateUnknown").(*types.TypeName); ok {
 		c.tombstoneType = obj.Type()
@@ -97,8 +97,7 @@ type checker struct {
 	tombstoneType types.Type
 	reported      map[string]bool
 	done          map[target]bool
-	// summary memoises considers: 0 unknown, 1 in progress, 2 no, 3 yes.
-	summary map[target]int
+	summary       map[target]summaryState // memoises summarize
 	// funcs are the package's source functions; gets the work-queue Gets
 	// in them and fieldFuncs the funcs stored in fields, found once when a
 	// drop is checked for loss (missing.go).

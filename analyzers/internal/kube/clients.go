@@ -24,8 +24,8 @@ func IsInformer(t types.Type) bool {
 	// and those of generated clientsets for custom resources, which follow
 	// the same shape: an interface with Informer() and Lister(), or (v0.37)
 	// a named TypedSharedIndexInformer such as PodIndexInformer.
-	if strings.HasPrefix(path, informersPfx) || strings.Contains(path, "/informers/") {
-		return hasMethods(t, "Informer", "Lister") || hasMethods(t, "AddEventHandler", "GetIndexer")
+	if strings.HasPrefix(path, InformersPkg) || strings.Contains(path, "/informers/") {
+		return HasMethods(t, "Informer", "Lister") || HasMethods(t, "AddEventHandler", "GetIndexer")
 	}
 	return false
 }
@@ -44,7 +44,7 @@ func IsLister(t types.Type) bool {
 		return false
 	}
 	if hasPrefixPath(path, listersPfx) || strings.Contains(path, "/listers/") {
-		return strings.HasSuffix(name, "Lister") && hasMethods(t, "List")
+		return strings.HasSuffix(name, "Lister") && HasMethods(t, "List")
 	}
 	return false
 }
@@ -68,7 +68,7 @@ func IsTypedResourceClient(t types.Type) bool {
 	if !strings.HasPrefix(path, typedClientPfx) && !strings.Contains(path, "/clientset/versioned/typed/") {
 		return false
 	}
-	return strings.HasSuffix(name, "Interface") && hasMethods(t, "Get", "List")
+	return strings.HasSuffix(name, "Interface") && HasMethods(t, "Get", "List")
 }
 
 // Queue describes a client-go workqueue type.
@@ -106,8 +106,8 @@ func QueueOf(t types.Type) (Queue, bool) {
 	return Queue{}, false
 }
 
-// hasMethods reports whether t's method set (or that of *t) has all names.
-func hasMethods(t types.Type, names ...string) bool {
+// HasMethods reports whether t's method set (or that of *t) has all names.
+func HasMethods(t types.Type, names ...string) bool {
 	for _, name := range names {
 		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
 		if _, ok := obj.(*types.Func); !ok {

@@ -1,5 +1,14 @@
 // Package kube is what ctrllint knows about the client-go, apimachinery and
-// controller-runtime APIs, so that no analyzer re-derives it.
+// controller-runtime APIs that two or more analyzers need, so that none
+// re-derives it: the package paths, and how to recognise clients, listers,
+// informers, work queues, API objects and their scopes, ownership and the
+// informer stores.
+//
+// Knowledge that only one analyzer uses lives in that analyzer's package
+// (tombstone's event handlers, cachesync's informer factories and waits,
+// statusupdate's status subresources, requeueerr's Reconcile results and
+// error functions, cachemutation's object setters): when a second analyzer
+// needs it, it moves here.
 //
 // Everything is recognised by type — package path and object name, through
 // aliases, pointers and generic instantiation — never by how the analysed

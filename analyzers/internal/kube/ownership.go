@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"go/types"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -59,7 +60,7 @@ func ScopeOf(t types.Type, src *Source) Scope {
 		return ScopeUnknown
 	}
 	path, kind := n.Obj().Pkg().Path(), n.Obj().Name()
-	if group := builtinGroup(path); group != "" {
+	if group := BuiltinGroup(path); group != "" {
 		if !hasObjectMeta(n) {
 			return ScopeUnknown // a list, a spec, an options type
 		}
@@ -84,9 +85,9 @@ func hasObjectMeta(n *types.Named) bool {
 	return false
 }
 
-// builtinGroup is the API group of a package of built-in API types
+// BuiltinGroup is the API group of a package of built-in API types
 // (k8s.io/api/apps/v1 → "apps", apiextensions, apiregistration), or "".
-func builtinGroup(path string) string {
+func BuiltinGroup(path string) string {
 	switch {
 	case strings.HasPrefix(path, "k8s.io/api/"):
 		return strings.Split(strings.TrimPrefix(path, "k8s.io/api/"), "/")[0]
@@ -172,6 +173,12 @@ func (src *Source) typeComments(obj *types.TypeName) []string {
 		out = append(out, strings.TrimSpace(strings.TrimPrefix(line, "//")))
 	}
 	return out
+}
+
+// HasMarker reports whether the comments right above a type's declaration
+// (see typeComments) hold the marker.
+func (src *Source) HasMarker(obj *types.TypeName, marker string) bool {
+	return slices.Contains(src.typeComments(obj), marker)
 }
 
 // fileLines reads a source file once per Source.

@@ -117,7 +117,7 @@ func IsWriteMethod(name string) bool {
 // with Get and List (client.Reader, client.Client and friends).
 func IsCRReader(t types.Type) bool {
 	path, _ := PathName(t)
-	return path == CRClientPkg && hasMethods(t, "Get", "List")
+	return path == CRClientPkg && HasMethods(t, "Get", "List")
 }
 
 // IsAPIReaderSource reports whether fn returns a controller-runtime reader

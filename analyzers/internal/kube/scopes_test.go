@@ -30,7 +30,7 @@ func TestScopesRead(t *testing.T) {
 		"listerbypass/cached.go pkg":        "collectCaches, called with pass.Pkg",
 		"keyflow/walk.go named.Obj().Pkg()": "enumConstants, only when the package is complete",
 		"tombstone/tombstone.go cachePkg":   "client-go's cache package, in ScopesRead",
-		"kube/handlers.go cachePkg":         "client-go's cache package, in ScopesRead",
+		"tombstone/handlers.go cachePkg":    "client-go's cache package, in ScopesRead",
 		"kubessa/kubessa.go p":              "referenced: compares the scope's identity, reads nothing",
 	}
 	if !slices.Contains(ScopesRead, CachePkg) {

@@ -12,11 +12,28 @@ const (
 	KubernetesPkg  = "k8s.io/client-go/kubernetes"
 	typedClientPfx = "k8s.io/client-go/kubernetes/typed/"
 	listersPfx     = "k8s.io/client-go/listers/"
-	informersPfx   = "k8s.io/client-go/informers"
 	MetaPkg        = "k8s.io/apimachinery/pkg/api/meta"
 	CRCachePkg     = "sigs.k8s.io/controller-runtime/pkg/cache"
 	CRCacheAPIPkg  = "sigs.k8s.io/controller-runtime/pkg/cache/cacheapi"
 	CRPriorityPkg  = "sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+
+	InformersPkg = "k8s.io/client-go/informers"
+	// ApplyConfigurationsPfx is where client-go's apply configurations
+	// live, one package per group and version, like k8s.io/api.
+	ApplyConfigurationsPfx = "k8s.io/client-go/applyconfigurations/"
+	// WaitPkg is apimachinery's package of loop and poll helpers.
+	WaitPkg = "k8s.io/apimachinery/pkg/util/wait"
+	// UtilRuntimePkg holds HandleError, where controllers send the errors
+	// they cannot return.
+	UtilRuntimePkg  = "k8s.io/apimachinery/pkg/util/runtime"
+	UnstructuredPkg = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	SchemaPkg       = "k8s.io/apimachinery/pkg/runtime/schema"
+
+	// Packages whose functions make, wrap, combine or test errors in
+	// controller code.
+	APIErrorsPkg  = "k8s.io/apimachinery/pkg/api/errors"
+	UtilErrorsPkg = "k8s.io/apimachinery/pkg/util/errors"
+	PkgErrorsPkg  = "github.com/pkg/errors"
 )
 
 // Named returns the named type behind t, looking through aliases, one level

@@ -1,9 +1,13 @@
-package kube
+package tombstone
 
-import "go/types"
+import (
+	"go/types"
 
-// HandlerStruct describes one of client-go's event-handler adaptor structs.
-type HandlerStruct struct {
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// handlerStruct describes one of client-go's event-handler adaptor structs.
+type handlerStruct struct {
 	// Typed is true for the v0.37 generic variants, whose DeleteFunc
 	// receives a cache.DeletedObject[T] instead of interface{}.
 	Typed bool
@@ -13,7 +17,7 @@ type HandlerStruct struct {
 }
 
 // handlerStructs are the adaptor structs of k8s.io/client-go/tools/cache.
-var handlerStructs = map[string]HandlerStruct{
+var handlerStructs = map[string]handlerStruct{
 	"ResourceEventHandlerFuncs":              {},
 	"ResourceEventHandlerDetailedFuncs":      {},
 	"FilteringResourceEventHandler":          {Filtering: true},
@@ -22,13 +26,13 @@ var handlerStructs = map[string]HandlerStruct{
 	"TypedFilteringResourceEventHandler":     {Typed: true, Filtering: true},
 }
 
-// HandlerStructOf reports whether t (or *t) is one of client-go's
+// handlerStructOf reports whether t (or *t) is one of client-go's
 // event-handler adaptor structs, including aliases such as the generated
 // corev1informers.PodHandlerFuncs.
-func HandlerStructOf(t types.Type) (HandlerStruct, bool) {
-	path, name := PathName(t)
-	if path != CachePkg {
-		return HandlerStruct{}, false
+func handlerStructOf(t types.Type) (handlerStruct, bool) {
+	path, name := kube.PathName(t)
+	if path != kube.CachePkg {
+		return handlerStruct{}, false
 	}
 	h, ok := handlerStructs[name]
 	return h, ok
@@ -42,7 +46,7 @@ var registrationMethods = map[string]bool{
 	"AddTypedEventHandler":            true,
 }
 
-// IsHandlerRegistration reports whether fn is an informer method that
+// isHandlerRegistration reports whether fn is an informer method that
 // registers an event handler: client-go's SharedInformer family (typed and
 // untyped, including generated types such as corev1informers.PodIndexInformer)
 // and controller-runtime's cache.Informer, which wraps it.
@@ -51,7 +55,7 @@ var registrationMethods = map[string]bool{
 // export data (go vet), the methods of a defined interface type such as
 // `type PodIndexInformer cache.TypedSharedIndexInformer[*v1.Pod]` belong to
 // the package that defines the type, not to client-go's cache package.
-func IsHandlerRegistration(fn *types.Func) bool {
+func isHandlerRegistration(fn *types.Func) bool {
 	if fn == nil || !registrationMethods[fn.Name()] || fn.Pkg() == nil {
 		return false
 	}
@@ -60,33 +64,33 @@ func IsHandlerRegistration(fn *types.Func) bool {
 		return false
 	}
 	switch fn.Pkg().Path() {
-	case CachePkg, CRCachePkg, CRCacheAPIPkg:
+	case kube.CachePkg, kube.CRCachePkg, kube.CRCacheAPIPkg:
 		return true
 	}
-	return IsInformer(sig.Recv().Type())
+	return kube.IsInformer(sig.Recv().Type())
 }
 
-// IsTombstone reports whether t is cache.DeletedFinalStateUnknown (the value
-// type informers deliver; see IsTombstonePointer).
-func IsTombstone(t types.Type) bool {
-	return !IsPointer(t) && Is(t, CachePkg, "DeletedFinalStateUnknown")
+// isTombstoneType reports whether t is cache.DeletedFinalStateUnknown (the value
+// type informers deliver; see isTombstonePointer).
+func isTombstoneType(t types.Type) bool {
+	return !kube.IsPointer(t) && kube.Is(t, kube.CachePkg, "DeletedFinalStateUnknown")
 }
 
-// IsTombstonePointer reports whether t is *cache.DeletedFinalStateUnknown,
+// isTombstonePointer reports whether t is *cache.DeletedFinalStateUnknown,
 // which informers never deliver: an assertion to it never succeeds.
-func IsTombstonePointer(t types.Type) bool {
-	return IsPointer(t) && Is(t, CachePkg, "DeletedFinalStateUnknown")
+func isTombstonePointer(t types.Type) bool {
+	return kube.IsPointer(t) && kube.Is(t, kube.CachePkg, "DeletedFinalStateUnknown")
 }
 
-// IsDeletedObject reports whether t is the v0.37 cache.DeletedObject[T].
-func IsDeletedObject(t types.Type) bool {
-	return !IsPointer(t) && Is(t, CachePkg, "DeletedObject")
+// isDeletedObject reports whether t is the v0.37 cache.DeletedObject[T].
+func isDeletedObject(t types.Type) bool {
+	return !kube.IsPointer(t) && kube.Is(t, kube.CachePkg, "DeletedObject")
 }
 
-// IsUntypedHandler reports whether t implements client-go's untyped
+// isUntypedHandler reports whether t implements client-go's untyped
 // cache.ResourceEventHandler interface; cachePkg is client-go's cache
 // package as seen from the analysed package (see LookupPackage).
-func IsUntypedHandler(t types.Type, cachePkg *types.Package) bool {
+func isUntypedHandler(t types.Type, cachePkg *types.Package) bool {
 	if cachePkg == nil {
 		return false
 	}
@@ -98,9 +102,9 @@ func IsUntypedHandler(t types.Type, cachePkg *types.Package) bool {
 	return iface != nil && types.Implements(t, iface)
 }
 
-// TombstoneFunc describes a client-go or apimachinery function that takes
+// tombstoneFunc describes a client-go or apimachinery function that takes
 // the object a delete handler received.
-type TombstoneFunc struct {
+type tombstoneFunc struct {
 	// Handles is true for functions that unwrap tombstones themselves.
 	Handles bool
 	// Replacement names the deletion-handling variant in the same package
@@ -109,14 +113,14 @@ type TombstoneFunc struct {
 }
 
 // tombstoneFuncs are keyed by package path, then function name.
-var tombstoneFuncs = map[string]map[string]TombstoneFunc{
-	CachePkg: {
+var tombstoneFuncs = map[string]map[string]tombstoneFunc{
+	kube.CachePkg: {
 		"MetaNamespaceKeyFunc":                 {Replacement: "DeletionHandlingMetaNamespaceKeyFunc"},
 		"ObjectToName":                         {Replacement: "DeletionHandlingObjectToName"},
 		"DeletionHandlingMetaNamespaceKeyFunc": {Handles: true},
 		"DeletionHandlingObjectToName":         {Handles: true},
 	},
-	MetaPkg: {
+	kube.MetaPkg: {
 		"Accessor": {},
 		// meta.ListAccessor, TypeAccessor and friends are not used on single
 		// deleted objects in practice; keep the table to what real
@@ -124,19 +128,19 @@ var tombstoneFuncs = map[string]map[string]TombstoneFunc{
 	},
 }
 
-// TombstoneFuncOf reports whether fn is a known key or metadata function of
+// tombstoneFuncOf reports whether fn is a known key or metadata function of
 // the deleted object, and how it treats tombstones.
-func TombstoneFuncOf(fn *types.Func) (TombstoneFunc, bool) {
+func tombstoneFuncOf(fn *types.Func) (tombstoneFunc, bool) {
 	if fn == nil || fn.Pkg() == nil {
-		return TombstoneFunc{}, false
+		return tombstoneFunc{}, false
 	}
 	byName, ok := tombstoneFuncs[fn.Pkg().Path()]
 	if !ok {
-		return TombstoneFunc{}, false
+		return tombstoneFunc{}, false
 	}
 	tf, ok := byName[fn.Name()]
-	if ok && !IsFunc(fn, fn.Pkg().Path(), fn.Name()) {
-		return TombstoneFunc{}, false // a method of the same name
+	if ok && !kube.IsFunc(fn, fn.Pkg().Path(), fn.Name()) {
+		return tombstoneFunc{}, false // a method of the same name
 	}
 	return tf, ok
 }

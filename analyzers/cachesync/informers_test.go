@@ -1,4 +1,4 @@
-package kube_test
+package cachesync
 
 import (
 	"go/types"
@@ -7,12 +7,13 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // loadSync loads the kubesync fixture package of a fixture module.
-func loadSync(t *testing.T, fixture string) *packages.Package {
-	return loadOne(t, fixture, "./kubesync", syntaxMode)
+func loadSync(t *testing.T, name string) *packages.Package {
+	return fixture.LoadOne(t, name, "./kubesync", fixture.SyntaxMode)
 }
 
 // syncMethod returns the method name of the type of the fixture variable v.
@@ -70,11 +71,11 @@ func TestFactoriesAndHandles(t *testing.T) {
 					var got bool
 					switch pred {
 					case "factory":
-						got = kube.IsInformerFactory(typ)
+						got = isInformerFactory(typ)
 					case "accessor":
-						got = kube.IsFactoryAccessor(typ)
+						got = isFactoryAccessor(typ)
 					case "resource":
-						got = kube.IsResourceInformer(typ)
+						got = isResourceInformer(typ)
 					}
 					if got != want {
 						t.Errorf("%s (%s): %s = %v, want %v", name, typ, pred, got, want)
@@ -98,7 +99,7 @@ func TestCacheSyncWaits(t *testing.T) {
 				waits = append(waits, "WaitForNamedCacheSyncWithContext", "WaitFor")
 			}
 			for _, name := range waits {
-				if fn := function(t, pkg, kube.CachePkg, name); !kube.IsCacheSyncWait(fn, nil) {
+				if fn := function(t, pkg, kube.CachePkg, name); !isCacheSyncWait(fn, nil) {
 					t.Errorf("cache.%s is not a wait", name)
 				}
 			}
@@ -106,37 +107,37 @@ func TestCacheSyncWaits(t *testing.T) {
 				if fixture == "legacy" && name == "WaitForCacheSyncWithContext" {
 					continue // v0.30's factory has only the stop-channel wait
 				}
-				if fn, recv := syncMethod(t, pkg, "factoryTyped", name); !kube.IsCacheSyncWait(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, "factoryTyped", name); !isCacheSyncWait(fn, recv) {
 					t.Errorf("the typed factory's %s is not a wait", name)
 				}
 			}
 			for _, v := range []string{"factoryDynamic", "factoryMetadata"} {
-				if fn, recv := syncMethod(t, pkg, v, "WaitForCacheSync"); !kube.IsCacheSyncWait(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, v, "WaitForCacheSync"); !isCacheSyncWait(fn, recv) {
 					t.Errorf("%s.WaitForCacheSync is not a wait", v)
 				}
 			}
 			if fixture == "current" {
-				if fn, recv := syncMethod(t, pkg, "otherCRCache", "WaitForCacheSync"); !kube.IsCacheSyncWait(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, "otherCRCache", "WaitForCacheSync"); !isCacheSyncWait(fn, recv) {
 					t.Errorf("controller-runtime's cache WaitForCacheSync is not a wait")
 				}
 			}
 			for _, v := range []string{"factoryTyped", "otherShared"} {
 				for _, m := range []string{"Start", "HasSynced", "Run"} {
-					if fn, recv, ok := lookupMethod(pkg, v, m); ok && kube.IsCacheSyncWait(fn, recv) {
+					if fn, recv, ok := lookupMethod(pkg, v, m); ok && isCacheSyncWait(fn, recv) {
 						t.Errorf("%s.%s is taken for a wait", v, m)
 					}
 				}
 			}
-			if kube.IsCacheSyncWait(function(t, pkg, kube.WaitPkg, "PollUntil"), nil) {
+			if isCacheSyncWait(function(t, pkg, kube.WaitPkg, "PollUntil"), nil) {
 				t.Errorf("wait.PollUntil is taken for a cache wait")
 			}
-			if !kube.TakesSyncChecks(function(t, pkg, "", "allSynced")) {
+			if !takesSyncChecks(function(t, pkg, "", "allSynced")) {
 				t.Errorf("a bool helper given InformerSynced values is not a wait helper")
 			}
-			if fixture == "current" && !kube.TakesSyncChecks(function(t, pkg, "", "allDone")) {
+			if fixture == "current" && !takesSyncChecks(function(t, pkg, "", "allDone")) {
 				t.Errorf("a bool helper given DoneCheckers is not a wait helper")
 			}
-			if kube.TakesSyncChecks(function(t, pkg, "", "countSynced")) {
+			if takesSyncChecks(function(t, pkg, "", "countSynced")) {
 				t.Errorf("a helper that returns an int is taken for a wait")
 			}
 		})
@@ -155,14 +156,14 @@ func TestStartsAndRequests(t *testing.T) {
 		t.Run(fixture, func(t *testing.T) {
 			pkg := loadSync(t, fixture)
 			for _, v := range []string{"factoryTyped", "factoryDynamic", "factoryMetadata", "factoryInternal"} {
-				if fn, recv := syncMethod(t, pkg, v, "Start"); !kube.IsFactoryStart(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, v, "Start"); !isFactoryStart(fn, recv) {
 					t.Errorf("%s.Start is not a factory start", v)
 				}
 			}
-			if fn, recv := syncMethod(t, pkg, "launchLoopGroup", "Start"); kube.IsFactoryStart(fn, recv) {
+			if fn, recv := syncMethod(t, pkg, "launchLoopGroup", "Start"); isFactoryStart(fn, recv) {
 				t.Errorf("wait.Group's Start is taken for a factory start")
 			}
-			if fn, recv := syncMethod(t, pkg, "otherShared", "Run"); !kube.IsInformerRun(fn, recv) {
+			if fn, recv := syncMethod(t, pkg, "otherShared", "Run"); !isInformerRun(fn, recv) {
 				t.Errorf("SharedIndexInformer.Run is not an informer run")
 			}
 			requests := map[string][]string{
@@ -177,7 +178,7 @@ func TestStartsAndRequests(t *testing.T) {
 			}
 			for v, ms := range requests {
 				for _, m := range ms {
-					if fn, recv := syncMethod(t, pkg, v, m); !kube.IsInformerRequest(fn, recv) {
+					if fn, recv := syncMethod(t, pkg, v, m); !isInformerRequest(fn, recv) {
 						t.Errorf("%s.%s is not an informer request", v, m)
 					}
 				}
@@ -188,26 +189,26 @@ func TestStartsAndRequests(t *testing.T) {
 				"factoryTyped":    "WaitForCacheSync",
 				"accessorVersion": "Pods",
 			} {
-				if fn, recv := syncMethod(t, pkg, v, m); kube.IsInformerRequest(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, v, m); isInformerRequest(fn, recv) {
 					t.Errorf("%s.%s is taken for an informer request", v, m)
 				}
 			}
 			hasSynced, _ := syncMethod(t, pkg, "otherShared", "HasSynced")
-			if !kube.IsHasSynced(hasSynced) {
+			if !isHasSynced(hasSynced) {
 				t.Errorf("SharedIndexInformer.HasSynced is not recognised")
 			}
 			if fixture == "current" {
 				checker, _ := syncMethod(t, pkg, "otherPodIndex", "HasSyncedChecker")
-				if !kube.IsHasSynced(checker) {
+				if !isHasSynced(checker) {
 					t.Errorf("PodIndexInformer.HasSyncedChecker is not recognised")
 				}
 			}
-			if start, _ := syncMethod(t, pkg, "factoryTyped", "Start"); kube.IsHasSynced(start) {
+			if start, _ := syncMethod(t, pkg, "factoryTyped", "Start"); isHasSynced(start) {
 				t.Errorf("a factory's Start is taken for HasSynced")
 			}
 			for name, want := range map[string]bool{"NewStore": true, "NewIndexer": true, "NewTTLStore": true, "NewSharedIndexInformer": false, "NewIndexerInformer": false, "MetaNamespaceKeyFunc": false} {
-				if got := kube.IsStoreConstructor(function(t, pkg, kube.CachePkg, name)); got != want {
-					t.Errorf("IsStoreConstructor(cache.%s) = %v, want %v", name, got, want)
+				if got := isStoreConstructor(function(t, pkg, kube.CachePkg, name)); got != want {
+					t.Errorf("isStoreConstructor(cache.%s) = %v, want %v", name, got, want)
 				}
 			}
 		})

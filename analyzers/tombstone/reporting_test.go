@@ -1,15 +1,16 @@
-package kube_test
+package tombstone
 
 import (
 	"go/types"
 	"testing"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 func TestIsReporting(t *testing.T) {
 	const klog, logr = "k8s.io/klog/v2", "github.com/go-logr/logr"
-	pkgs := loadPackages(t, "current", "fmt", "time", klog, logr, kube.UtilRuntimePkg, kube.APIErrorsPkg, kube.CachePkg)
+	pkgs := fixture.Types(t, "current", "fmt", "time", klog, logr, kube.UtilRuntimePkg, kube.APIErrorsPkg, kube.CachePkg)
 	method := func(path, typ, name string) *types.Func {
 		m, _, _ := types.LookupFieldOrMethod(lookup(t, pkgs[path], typ).Type(), true, nil, name)
 		return m.(*types.Func)
@@ -40,8 +41,18 @@ func TestIsReporting(t *testing.T) {
 		{fn(kube.CachePkg, "WaitForCacheSync"), false},
 		{nil, false},
 	} {
-		if got := kube.IsReporting(tc.fn); got != tc.want {
-			t.Errorf("IsReporting(%v) = %v, want %v", tc.fn, got, tc.want)
+		if got := isReporting(tc.fn); got != tc.want {
+			t.Errorf("isReporting(%v) = %v, want %v", tc.fn, got, tc.want)
 		}
 	}
+}
+
+// lookup returns the package-level object name of pkg.
+func lookup(t *testing.T, pkg *types.Package, name string) types.Object {
+	t.Helper()
+	obj := pkg.Scope().Lookup(name)
+	if obj == nil {
+		t.Fatalf("%s.%s not found", pkg.Path(), name)
+	}
+	return obj
 }

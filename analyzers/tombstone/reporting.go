@@ -1,10 +1,10 @@
-package kube
+package tombstone
 
-import "go/types"
+import (
+	"go/types"
 
-// UtilRuntimePkg holds HandleError, where controllers send the errors they
-// cannot return.
-const UtilRuntimePkg = "k8s.io/apimachinery/pkg/util/runtime"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
 
 // reportingPkgs are packages whose functions and methods only log, format
 // or build errors: calling them changes nothing in the cluster or in the
@@ -16,23 +16,23 @@ var reportingPkgs = map[string]bool{
 	"k8s.io/klog/v2":                         true,
 	"k8s.io/klog":                            true,
 	"github.com/go-logr/logr":                true,
-	APIErrorsPkg:                             true,
-	PkgErrorsPkg:                             true,
+	kube.APIErrorsPkg:                        true,
+	kube.PkgErrorsPkg:                        true,
 	"golang.org/x/xerrors":                   true,
 	"sigs.k8s.io/controller-runtime/pkg/log": true,
 }
 
 // reportingFuncs are the functions of other packages that only report.
 var reportingFuncs = map[string]map[string]bool{
-	UtilRuntimePkg: {"HandleError": true, "HandleErrorWithContext": true, "HandleErrorWithLogger": true},
-	"time":         {"Now": true, "Since": true},
+	kube.UtilRuntimePkg: {"HandleError": true, "HandleErrorWithContext": true, "HandleErrorWithLogger": true},
+	"time":              {"Now": true, "Since": true},
 }
 
-// IsReporting reports whether a call of fn only logs, formats, builds or
+// isReporting reports whether a call of fn only logs, formats, builds or
 // tests errors, or reads the clock: code made only of such calls has no
 // effect a lost event could have caused. Print functions of fmt that write
 // to a stream count too; they change nothing a controller reconciles.
-func IsReporting(fn *types.Func) bool {
+func isReporting(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}

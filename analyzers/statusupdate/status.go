@@ -1,27 +1,24 @@
-package kube
+package statusupdate
 
 import (
 	"go/types"
-	"slices"
 	"strings"
-)
 
-// applyConfigPfx is where client-go's apply configurations live, one
-// package per group and version, like k8s.io/api.
-const applyConfigPfx = "k8s.io/client-go/applyconfigurations/"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
 
 // Metadata fields that a status update of some resources resets to the
 // stored object's (metav1.ResetObjectMetaForStatus and its hand-written
 // equivalents).
 const (
-	MetaLabels          = "Labels"
-	MetaAnnotations     = "Annotations"
-	MetaFinalizers      = "Finalizers"
-	MetaOwnerReferences = "OwnerReferences"
+	metaLabels          = "Labels"
+	metaAnnotations     = "Annotations"
+	metaFinalizers      = "Finalizers"
+	metaOwnerReferences = "OwnerReferences"
 )
 
 // allMeta is every metadata field a status update can reset.
-var allMeta = []string{MetaLabels, MetaAnnotations, MetaFinalizers, MetaOwnerReferences}
+var allMeta = []string{metaLabels, metaAnnotations, metaFinalizers, metaOwnerReferences}
 
 // statusResource is what the API server's registry does with one kind's
 // status subresource: its main-resource strategy (PrepareForUpdate) copies
@@ -51,11 +48,11 @@ type statusResource struct {
 // networking successors.
 var statusResources = map[string]map[string]statusResource{
 	"core": {
-		"Pod": {metaIgnored: []string{MetaOwnerReferences}}, "ReplicationController": {}, "Service": {}, "Node": {},
+		"Pod": {metaIgnored: []string{metaOwnerReferences}}, "ReplicationController": {}, "Service": {}, "Node": {},
 		"PersistentVolume": {}, "PersistentVolumeClaim": {}, "ResourceQuota": {}, "Namespace": {},
 	},
-	"apps":                  {"Deployment": {metaIgnored: []string{MetaLabels}}, "StatefulSet": {}, "DaemonSet": {}, "ReplicaSet": {}},
-	"extensions":            {"Deployment": {metaIgnored: []string{MetaLabels}}, "DaemonSet": {}, "ReplicaSet": {}, "Ingress": {}},
+	"apps":                  {"Deployment": {metaIgnored: []string{metaLabels}}, "StatefulSet": {}, "DaemonSet": {}, "ReplicaSet": {}},
+	"extensions":            {"Deployment": {metaIgnored: []string{metaLabels}}, "DaemonSet": {}, "ReplicaSet": {}, "Ingress": {}},
 	"autoscaling":           {"HorizontalPodAutoscaler": {}},
 	"batch":                 {"Job": {}, "CronJob": {}},
 	"policy":                {"PodDisruptionBudget": {}},
@@ -73,14 +70,14 @@ var statusResources = map[string]map[string]statusResource{
 	"apiregistration":       {"APIService": {metaIgnored: allMeta}},
 }
 
-// Status says how the API server treats an object type's status.
-type Status struct {
+// statusInfo says how the API server treats an object type's status.
+type statusInfo struct {
 	// Subresource is true when the resource has a status subresource: an
 	// Update, Patch or Apply of the main resource ignores .status, and one
 	// of the status subresource ignores everything but .status (and, see
 	// MetaIgnored, some metadata).
 	Subresource bool
-	// MetaIgnored lists the metadata fields (MetaLabels, ...) that a
+	// MetaIgnored lists the metadata fields (metaLabels, ...) that a
 	// status update resets to the stored object's.
 	MetaIgnored []string
 	// Custom is true for a custom resource (a kubebuilder marker said so).
@@ -88,7 +85,7 @@ type Status struct {
 }
 
 // IgnoresMeta reports whether a status update resets the metadata field.
-func (s Status) IgnoresMeta(field string) bool {
+func (s statusInfo) IgnoresMeta(field string) bool {
 	for _, f := range s.MetaIgnored {
 		if f == field {
 			return true
@@ -97,73 +94,67 @@ func (s Status) IgnoresMeta(field string) bool {
 	return false
 }
 
-// StatusOf says whether an API object type (or a pointer to one) has a
+// statusOf says whether an API object type (or a pointer to one) has a
 // status subresource: from the registry table above for the built-in
 // groups (also for client-go's apply configurations of those kinds), from
 // kubebuilder's +kubebuilder:subresource:status marker for custom types. A
 // custom resource's status subresource resets all metadata changes (the
 // apiextensions status strategy keeps only .status). Anything else —
 // interfaces, unstructured objects, custom types without the marker, kinds
-// without a StatusREST — has the zero Status: not known to have one.
-func StatusOf(t types.Type, src *Source) Status {
-	n := Named(t)
+// without a StatusREST — has the zero statusInfo: not known to have one.
+func statusOf(t types.Type, src *kube.Source) statusInfo {
+	n := kube.Named(t)
 	if n == nil || n.Obj().Pkg() == nil {
-		return Status{}
+		return statusInfo{}
 	}
 	path, kind := n.Obj().Pkg().Path(), n.Obj().Name()
-	if strings.HasPrefix(path, applyConfigPfx) {
-		group := strings.Split(strings.TrimPrefix(path, applyConfigPfx), "/")[0]
+	if strings.HasPrefix(path, kube.ApplyConfigurationsPfx) {
+		group := strings.Split(strings.TrimPrefix(path, kube.ApplyConfigurationsPfx), "/")[0]
 		if !strings.HasSuffix(kind, "ApplyConfiguration") {
-			return Status{}
+			return statusInfo{}
 		}
 		kind = strings.TrimSuffix(kind, "ApplyConfiguration")
 		if r, ok := statusResources[group][kind]; ok {
-			return Status{Subresource: true, MetaIgnored: r.metaIgnored}
+			return statusInfo{Subresource: true, MetaIgnored: r.metaIgnored}
 		}
-		return Status{}
+		return statusInfo{}
 	}
-	if group := builtinGroup(path); group != "" {
-		if !hasObjectMeta(n) {
-			return Status{} // a list, a spec, an options type
+	if group := kube.BuiltinGroup(path); group != "" {
+		if !kube.IsObjectType(n) {
+			return statusInfo{} // a list, a spec, an options type
 		}
 		if r, ok := statusResources[group][kind]; ok {
-			return Status{Subresource: true, MetaIgnored: r.metaIgnored}
+			return statusInfo{Subresource: true, MetaIgnored: r.metaIgnored}
 		}
-		return Status{}
+		return statusInfo{}
 	}
-	if hasObjectMeta(n) && hasMarker(n.Obj(), src, "+kubebuilder:subresource:status") {
-		return Status{Subresource: true, MetaIgnored: allMeta, Custom: true}
+	if kube.IsObjectType(n) && src.HasMarker(n.Obj(), "+kubebuilder:subresource:status") {
+		return statusInfo{Subresource: true, MetaIgnored: allMeta, Custom: true}
 	}
-	return Status{}
+	return statusInfo{}
 }
 
-// hasMarker reports whether the comments right above a type's declaration
-// (typeComments) hold the marker.
-func hasMarker(obj *types.TypeName, src *Source, marker string) bool {
-	return slices.Contains(src.typeComments(obj), marker)
-}
-
-// WriteKind says what part of an object a client call writes.
-type WriteKind int
+// writeKind says what part of an object a client call writes.
+type writeKind int
 
 const (
-	// MainWrite is an Update, Patch or Apply of the main resource, which
+	// mainWrite is an Update, Patch or Apply of the main resource, which
 	// ignores .status of a resource with a status subresource.
-	MainWrite WriteKind = iota + 1
-	// StatusWrite is an UpdateStatus, ApplyStatus, a Patch of the status
+	mainWrite writeKind = iota + 1
+	// statusWrite is an UpdateStatus, ApplyStatus, a Patch of the status
 	// subresource, controller-runtime's Status().Update and Patch, or
 	// CertificateSigningRequest's approval update (which writes its
 	// status conditions).
-	StatusWrite
-	// SubresourceWrite is an Update or Patch through controller-runtime's
-	// SubResourceWriter: a StatusWrite for Status() and
+	statusWrite
+	// subresourceWrite is an Update or Patch through controller-runtime's
+	// SubResourceWriter: a statusWrite for Status() and
 	// SubResource("status"), which only the caller can tell apart.
-	SubresourceWrite
+	subresourceWrite
 )
 
-// ClientWrite describes a call that sends an object to the API server.
-type ClientWrite struct {
-	Kind   WriteKind
+// clientWrite describes a call that sends an object to the API server.
+type clientWrite struct {
+	Kind   writeKind
 	Method string // Update, UpdateStatus, Patch, Apply, ...
 	// Object is the index (among the call's arguments, without the
 	// receiver) of the object or apply configuration sent; -1 for a typed
@@ -183,155 +174,155 @@ type ClientWrite struct {
 	Served types.Type
 }
 
-// ClientWriteOf recognises a call of method fn on a receiver of static
+// clientWriteOf recognises a call of method fn on a receiver of static
 // type recv that sends an object to the API server: typed resource
 // clients (client-go's and generated clientsets') Update, UpdateStatus,
 // Patch, Apply, ApplyStatus and UpdateApproval; controller-runtime's
 // client Update, Patch and Apply, and its SubResourceWriter's (Status(),
 // SubResource(name)) Update, Patch and Apply. Create is not a write in this
 // sense: it is not how a changed object is sent back.
-func ClientWriteOf(fn *types.Func, recv types.Type) (ClientWrite, bool) {
+func clientWriteOf(fn *types.Func, recv types.Type) (clientWrite, bool) {
 	if fn == nil || recv == nil {
-		return ClientWrite{}, false
+		return clientWrite{}, false
 	}
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil || sig.Recv() == nil {
-		return ClientWrite{}, false
+		return clientWrite{}, false
 	}
 	name := fn.Name()
-	if IsTypedResourceClient(recv) {
-		w := ClientWrite{Method: name, Typed: true, Served: ObjectOf(recv), Object: 1, Data: -1, Subresources: -1}
+	if kube.IsTypedResourceClient(recv) {
+		w := clientWrite{Method: name, Typed: true, Served: kube.ObjectOf(recv), Object: 1, Data: -1, Subresources: -1}
 		switch name {
 		case "Update":
-			w.Kind = MainWrite
+			w.Kind = mainWrite
 		case "UpdateStatus":
-			w.Kind = StatusWrite
+			w.Kind = statusWrite
 		case "UpdateApproval":
-			w.Kind, w.Object = StatusWrite, 2 // (ctx, name, csr, opts)
+			w.Kind, w.Object = statusWrite, 2 // (ctx, name, csr, opts)
 		case "Apply":
-			w.Kind, w.Apply = MainWrite, true
+			w.Kind, w.Apply = mainWrite, true
 		case "ApplyStatus":
-			w.Kind, w.Apply = StatusWrite, true
+			w.Kind, w.Apply = statusWrite, true
 		case "Patch":
 			// (ctx, name, pt, data, opts, subresources...): the kind
 			// depends on the subresources, which only the caller sees.
 			if sig.Params().Len() != 6 || !sig.Variadic() {
-				return ClientWrite{}, false
+				return clientWrite{}, false
 			}
-			w.Kind, w.Object, w.Data, w.Subresources = MainWrite, -1, 3, 5
+			w.Kind, w.Object, w.Data, w.Subresources = mainWrite, -1, 3, 5
 		default:
-			return ClientWrite{}, false
+			return clientWrite{}, false
 		}
 		return w, true
 	}
-	path, recvName := PathName(sig.Recv().Type())
-	if path != CRClientPkg {
-		return ClientWrite{}, false
+	path, recvName := kube.PathName(sig.Recv().Type())
+	if path != kube.CRClientPkg {
+		return clientWrite{}, false
 	}
-	w := ClientWrite{Method: name, Object: 1, Data: -1, Subresources: -1}
+	w := clientWrite{Method: name, Object: 1, Data: -1, Subresources: -1}
 	switch name {
 	case "Update", "Patch":
 	case "Apply":
 		w.Apply = true
 	default:
-		return ClientWrite{}, false
+		return clientWrite{}, false
 	}
 	switch recvName {
 	case "SubResourceWriter", "SubResourceClient", "subResourceClient":
-		w.Kind = SubresourceWrite
+		w.Kind = subresourceWrite
 	case "Writer", "Client", "WithWatch", "client":
-		w.Kind = MainWrite
+		w.Kind = mainWrite
 	default:
-		return ClientWrite{}, false
+		return clientWrite{}, false
 	}
 	return w, true
 }
 
-// IsStatusSubresourceClient reports whether fn is controller-runtime's
+// isStatusSubresourceClient reports whether fn is controller-runtime's
 // Status(), which returns the writer of the status subresource.
-func IsStatusSubresourceClient(fn *types.Func) bool {
+func isStatusSubresourceClient(fn *types.Func) bool {
 	return isCRClientMethod(fn, "Status")
 }
 
-// IsSubresourceClient reports whether fn is controller-runtime's
+// isSubresourceClient reports whether fn is controller-runtime's
 // SubResource(name), whose name argument says which subresource.
-func IsSubresourceClient(fn *types.Func) bool {
+func isSubresourceClient(fn *types.Func) bool {
 	return isCRClientMethod(fn, "SubResource")
 }
 
 func isCRClientMethod(fn *types.Func, name string) bool {
-	if fn == nil || fn.Name() != name || fn.Pkg() == nil || fn.Pkg().Path() != CRClientPkg {
+	if fn == nil || fn.Name() != name || fn.Pkg() == nil || fn.Pkg().Path() != kube.CRClientPkg {
 		return false
 	}
 	sig, _ := fn.Type().(*types.Signature)
 	return sig != nil && sig.Recv() != nil
 }
 
-// StatusConditionFunc reports whether fn changes the conditions slice its
+// statusConditionFunc reports whether fn changes the conditions slice its
 // first argument points to: apimachinery's meta.SetStatusCondition and
 // meta.RemoveStatusCondition (the helpers kubebuilder scaffolds use on
 // &obj.Status.Conditions).
-func StatusConditionFunc(fn *types.Func) bool {
-	return IsFunc(fn, MetaPkg, "SetStatusCondition") || IsFunc(fn, MetaPkg, "RemoveStatusCondition")
+func statusConditionFunc(fn *types.Func) bool {
+	return kube.IsFunc(fn, kube.MetaPkg, "SetStatusCondition") || kube.IsFunc(fn, kube.MetaPkg, "RemoveStatusCondition")
 }
 
-// MetaSetter says which metadata field a function or method call sets on
+// metaSetter says which metadata field a function or method call sets on
 // which argument.
-type MetaSetter struct {
-	Field string // MetaLabels, MetaAnnotations, MetaFinalizers, MetaOwnerReferences
+type metaSetter struct {
+	Field string // metaLabels, metaAnnotations, metaFinalizers, metaOwnerReferences
 	// Arg is the index of the changed object among the call's arguments,
 	// counting a method's receiver as argument 0.
 	Arg int
 }
 
-// MetaSetterOf recognises calls that change an object's labels,
+// metaSetterOf recognises calls that change an object's labels,
 // annotations, finalizers or owner references: ObjectMeta's SetLabels,
 // SetAnnotations, SetFinalizers and SetOwnerReferences (promoted to every
 // object type), metav1.SetMetaDataLabel and SetMetaDataAnnotation, and
 // controller-runtime's controllerutil.AddFinalizer, RemoveFinalizer,
 // SetControllerReference, SetOwnerReference and RemoveOwnerReference.
-func MetaSetterOf(fn *types.Func) (MetaSetter, bool) {
+func metaSetterOf(fn *types.Func) (metaSetter, bool) {
 	if fn == nil || fn.Pkg() == nil {
-		return MetaSetter{}, false
+		return metaSetter{}, false
 	}
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil {
-		return MetaSetter{}, false
+		return metaSetter{}, false
 	}
 	if sig.Recv() != nil {
-		if !Is(sig.Recv().Type(), MetaV1Pkg, "ObjectMeta") {
-			return MetaSetter{}, false
+		if !kube.Is(sig.Recv().Type(), kube.MetaV1Pkg, "ObjectMeta") {
+			return metaSetter{}, false
 		}
 		switch fn.Name() {
 		case "SetLabels":
-			return MetaSetter{MetaLabels, 0}, true
+			return metaSetter{metaLabels, 0}, true
 		case "SetAnnotations":
-			return MetaSetter{MetaAnnotations, 0}, true
+			return metaSetter{metaAnnotations, 0}, true
 		case "SetFinalizers":
-			return MetaSetter{MetaFinalizers, 0}, true
+			return metaSetter{metaFinalizers, 0}, true
 		case "SetOwnerReferences":
-			return MetaSetter{MetaOwnerReferences, 0}, true
+			return metaSetter{metaOwnerReferences, 0}, true
 		}
-		return MetaSetter{}, false
+		return metaSetter{}, false
 	}
 	switch {
-	case IsFunc(fn, MetaV1Pkg, "SetMetaDataLabel"):
-		return MetaSetter{MetaLabels, 0}, true
-	case IsFunc(fn, MetaV1Pkg, "SetMetaDataAnnotation"):
-		return MetaSetter{MetaAnnotations, 0}, true
-	case IsFunc(fn, ControllerUtilPkg, "AddFinalizer"), IsFunc(fn, ControllerUtilPkg, "RemoveFinalizer"):
-		return MetaSetter{MetaFinalizers, 0}, true
-	case IsFunc(fn, ControllerUtilPkg, "SetControllerReference"), IsFunc(fn, ControllerUtilPkg, "SetOwnerReference"),
-		IsFunc(fn, ControllerUtilPkg, "RemoveOwnerReference"):
-		return MetaSetter{MetaOwnerReferences, 1}, true // (owner, object, scheme, ...)
+	case kube.IsFunc(fn, kube.MetaV1Pkg, "SetMetaDataLabel"):
+		return metaSetter{metaLabels, 0}, true
+	case kube.IsFunc(fn, kube.MetaV1Pkg, "SetMetaDataAnnotation"):
+		return metaSetter{metaAnnotations, 0}, true
+	case kube.IsFunc(fn, kube.ControllerUtilPkg, "AddFinalizer"), kube.IsFunc(fn, kube.ControllerUtilPkg, "RemoveFinalizer"):
+		return metaSetter{metaFinalizers, 0}, true
+	case kube.IsFunc(fn, kube.ControllerUtilPkg, "SetControllerReference"), kube.IsFunc(fn, kube.ControllerUtilPkg, "SetOwnerReference"),
+		kube.IsFunc(fn, kube.ControllerUtilPkg, "RemoveOwnerReference"):
+		return metaSetter{metaOwnerReferences, 1}, true // (owner, object, scheme, ...)
 	}
-	return MetaSetter{}, false
+	return metaSetter{}, false
 }
 
-// MutateWrite describes controller-runtime's controllerutil.CreateOrUpdate
+// mutateWrite describes controller-runtime's controllerutil.CreateOrUpdate
 // and CreateOrPatch: they run a mutate function on an object, then create
 // or write it.
-type MutateWrite struct {
+type mutateWrite struct {
 	Object, Mutate int // argument indices of the object and the MutateFn
 	// Status is true for CreateOrPatch, which also patches the status
 	// subresource; CreateOrUpdate writes the main resource only ("changes
@@ -339,13 +330,13 @@ type MutateWrite struct {
 	Status bool
 }
 
-// MutateWriteOf recognises controllerutil.CreateOrUpdate and CreateOrPatch.
-func MutateWriteOf(fn *types.Func) (MutateWrite, bool) {
+// mutateWriteOf recognises controllerutil.CreateOrUpdate and CreateOrPatch.
+func mutateWriteOf(fn *types.Func) (mutateWrite, bool) {
 	switch {
-	case IsFunc(fn, ControllerUtilPkg, "CreateOrUpdate"):
-		return MutateWrite{Object: 2, Mutate: 3}, true
-	case IsFunc(fn, ControllerUtilPkg, "CreateOrPatch"):
-		return MutateWrite{Object: 2, Mutate: 3, Status: true}, true
+	case kube.IsFunc(fn, kube.ControllerUtilPkg, "CreateOrUpdate"):
+		return mutateWrite{Object: 2, Mutate: 3}, true
+	case kube.IsFunc(fn, kube.ControllerUtilPkg, "CreateOrPatch"):
+		return mutateWrite{Object: 2, Mutate: 3, Status: true}, true
 	}
-	return MutateWrite{}, false
+	return mutateWrite{}, false
 }

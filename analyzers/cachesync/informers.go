@@ -1,17 +1,13 @@
-package kube
+package cachesync
 
 import (
 	"go/types"
 	"strings"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// Informer factories and the waits for their caches.
-const (
-	InformersPkg        = "k8s.io/client-go/informers"
-	MetadataInformerPkg = "k8s.io/client-go/metadata/metadatainformer"
-)
-
-// IsInformerFactory reports whether t is a shared informer factory: client-go's
+// isInformerFactory reports whether t is a shared informer factory: client-go's
 // typed informers.SharedInformerFactory (and the internalinterfaces one its
 // generated informers hold), dynamicinformer.DynamicSharedInformerFactory,
 // metadatainformer.SharedInformerFactory, the factories of generated
@@ -19,12 +15,12 @@ const (
 // kube-controller-manager's informerfactory.InformerFactory: a type of an
 // informer package that starts informers and hands them out (Start, and
 // InformerFor or ForResource).
-func IsInformerFactory(t types.Type) bool {
-	path, _ := PathName(t)
+func isInformerFactory(t types.Type) bool {
+	path, _ := kube.PathName(t)
 	if !strings.Contains(path, "informer") {
 		return false
 	}
-	return hasMethods(t, "Start") && (hasMethods(t, "InformerFor") || hasMethods(t, "ForResource"))
+	return kube.HasMethods(t, "Start") && (kube.HasMethods(t, "InformerFor") || kube.HasMethods(t, "ForResource"))
 }
 
 // cacheWaits are the functions of client-go's cache package that block
@@ -37,14 +33,14 @@ var cacheWaits = map[string]bool{
 	"WaitFor":                          true,
 }
 
-// IsCacheSyncWait reports whether a call of fn, on a receiver of static type
+// isCacheSyncWait reports whether a call of fn, on a receiver of static type
 // recv (nil for a function), waits for informer caches to sync:
 // cache.WaitForCacheSync, WaitForNamedCacheSync,
 // WaitForNamedCacheSyncWithContext and WaitFor, an informer factory's
 // WaitForCacheSync or WaitForCacheSyncWithContext (whose result is a map or a
 // SyncResult, not a bool), and controller-runtime's cache WaitForCacheSync.
 // Whether the caller looks at the result does not matter: it waited.
-func IsCacheSyncWait(fn *types.Func, recv types.Type) bool {
+func isCacheSyncWait(fn *types.Func, recv types.Type) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
@@ -53,7 +49,7 @@ func IsCacheSyncWait(fn *types.Func, recv types.Type) bool {
 		return false
 	}
 	if sig.Recv() == nil {
-		return fn.Pkg().Path() == CachePkg && cacheWaits[fn.Name()]
+		return fn.Pkg().Path() == kube.CachePkg && cacheWaits[fn.Name()]
 	}
 	if fn.Name() != "WaitForCacheSync" && fn.Name() != "WaitForCacheSyncWithContext" {
 		return false
@@ -61,21 +57,21 @@ func IsCacheSyncWait(fn *types.Func, recv types.Type) bool {
 	if recv == nil {
 		recv = sig.Recv().Type()
 	}
-	if IsInformerFactory(recv) {
+	if isInformerFactory(recv) {
 		return true
 	}
-	switch path, _ := PathName(recv); path {
-	case CRCachePkg, CRCacheAPIPkg:
+	switch path, _ := kube.PathName(recv); path {
+	case kube.CRCachePkg, kube.CRCacheAPIPkg:
 		return true
 	}
 	return false
 }
 
-// TakesSyncChecks reports whether fn is a function with a bool result that
+// takesSyncChecks reports whether fn is a function with a bool result that
 // is given informers' sync checks (cache.InformerSynced or
 // cache.DoneChecker values, alone or in a slice): a wait helper of another
 // package, such as a controller framework's WaitForCacheSync wrapper.
-func TakesSyncChecks(fn *types.Func) bool {
+func takesSyncChecks(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
@@ -91,23 +87,23 @@ func TakesSyncChecks(fn *types.Func) bool {
 		if s, ok := t.(*types.Slice); ok {
 			t = s.Elem()
 		}
-		if IsSyncCheck(t) {
+		if isSyncCheck(t) {
 			return true
 		}
 	}
 	return false
 }
 
-// IsSyncCheck reports whether t is cache.InformerSynced (an informer's
+// isSyncCheck reports whether t is cache.InformerSynced (an informer's
 // HasSynced as a value) or cache.DoneChecker (v0.37's HasSyncedChecker).
-func IsSyncCheck(t types.Type) bool {
-	return Is(t, CachePkg, "InformerSynced") || Is(t, CachePkg, "DoneChecker")
+func isSyncCheck(t types.Type) bool {
+	return kube.Is(t, kube.CachePkg, "InformerSynced") || kube.Is(t, kube.CachePkg, "DoneChecker")
 }
 
-// IsHasSynced reports whether fn is an informer's HasSynced or
+// isHasSynced reports whether fn is an informer's HasSynced or
 // HasSyncedChecker method: code that mentions it means to wait for the
 // cache.
-func IsHasSynced(fn *types.Func) bool {
+func isHasSynced(fn *types.Func) bool {
 	if fn == nil || (fn.Name() != "HasSynced" && fn.Name() != "HasSyncedChecker") {
 		return false
 	}
@@ -115,71 +111,71 @@ func IsHasSynced(fn *types.Func) bool {
 	if sig == nil || sig.Recv() == nil {
 		return false
 	}
-	if fn.Pkg() != nil && (fn.Pkg().Path() == CachePkg || fn.Pkg().Path() == CRCachePkg || fn.Pkg().Path() == CRCacheAPIPkg) {
+	if fn.Pkg() != nil && (fn.Pkg().Path() == kube.CachePkg || fn.Pkg().Path() == kube.CRCachePkg || fn.Pkg().Path() == kube.CRCacheAPIPkg) {
 		return true
 	}
-	return IsInformer(sig.Recv().Type())
+	return kube.IsInformer(sig.Recv().Type())
 }
 
-// IsFactoryStart reports whether fn, called on a receiver of static type
+// isFactoryStart reports whether fn, called on a receiver of static type
 // recv, starts an informer factory's informers (Start, StartWithContext).
-func IsFactoryStart(fn *types.Func, recv types.Type) bool {
+func isFactoryStart(fn *types.Func, recv types.Type) bool {
 	if fn == nil || (fn.Name() != "Start" && fn.Name() != "StartWithContext") || recv == nil {
 		return false
 	}
-	return IsInformerFactory(recv)
+	return isInformerFactory(recv)
 }
 
-// IsInformerRun reports whether fn runs an informer itself (Run,
+// isInformerRun reports whether fn runs an informer itself (Run,
 // RunWithContext on a shared informer).
-func IsInformerRun(fn *types.Func, recv types.Type) bool {
+func isInformerRun(fn *types.Func, recv types.Type) bool {
 	if fn == nil || (fn.Name() != "Run" && fn.Name() != "RunWithContext") || recv == nil {
 		return false
 	}
-	return IsInformer(recv)
+	return kube.IsInformer(recv)
 }
 
-// IsInformerRequest reports whether fn, called on a receiver of static type
+// isInformerRequest reports whether fn, called on a receiver of static type
 // recv, makes an informer factory create an informer that its next Start
 // runs: the factory's InformerFor and ForResource, and Informer,
 // TypedInformer and Lister of a generated per-resource informer
 // (factory.Core().V1().Pods().Informer()). An informer already created is
 // returned again, not created twice.
-func IsInformerRequest(fn *types.Func, recv types.Type) bool {
+func isInformerRequest(fn *types.Func, recv types.Type) bool {
 	if fn == nil || recv == nil {
 		return false
 	}
 	switch fn.Name() {
 	case "InformerFor", "ForResource":
-		return IsInformerFactory(recv)
+		return isInformerFactory(recv)
 	case "Informer", "TypedInformer", "Lister":
-		return IsResourceInformer(recv)
+		return isResourceInformer(recv)
 	}
 	return false
 }
 
-// IsResourceInformer reports whether t is a generated per-resource informer
+// isResourceInformer reports whether t is a generated per-resource informer
 // of a factory (corev1informers.PodInformer, its v0.37 Typed variant, the
 // informers of generated clientsets): the handle whose Informer or Lister
 // asks the factory for the informer. informers.GenericInformer, which
 // ForResource returns after creating the informer, is not one.
-func IsResourceInformer(t types.Type) bool {
-	path, name := PathName(t)
-	if path == "" || path == CachePkg || name == "GenericInformer" || !IsInformer(t) {
+func isResourceInformer(t types.Type) bool {
+	path, name := kube.PathName(t)
+	if path == "" || path == kube.CachePkg || name == "GenericInformer" || !kube.IsInformer(t) {
 		return false
 	}
-	return hasMethods(t, "Informer", "Lister")
+	return kube.HasMethods(t, "Informer", "Lister")
 }
 
-// IsFactoryAccessor reports whether t is what a factory's group and version
+// isFactoryAccessor reports whether t is what a factory's group and version
 // accessors return (factory.Core(), factory.Core().V1()): an interface of a
 // generated informers package whose methods lead to per-resource informers.
-func IsFactoryAccessor(t types.Type) bool {
-	path, _ := PathName(t)
-	if !strings.HasPrefix(path, informersPfx+"/") && !strings.Contains(path, "/informers/externalversions/") {
+func isFactoryAccessor(t types.Type) bool {
+	path, _ := kube.PathName(t)
+	if !strings.HasPrefix(path, kube.InformersPkg+"/") && !strings.Contains(path, "/informers/externalversions/") {
 		return false
 	}
-	if IsInformer(t) || IsInformerFactory(t) {
+	if kube.IsInformer(t) || isInformerFactory(t) {
 		return false
 	}
 	_, ok := types.Unalias(t).Underlying().(*types.Interface)
@@ -204,9 +200,9 @@ var storeConstructors = map[string]bool{
 	"NewUndeltaStore":         true,
 }
 
-// IsStoreConstructor reports whether fn builds a cache.Store or Indexer of
+// isStoreConstructor reports whether fn builds a cache.Store or Indexer of
 // the caller's own (cache.NewStore, NewIndexer, NewTTLStore, the FIFOs):
 // reads of it are not reads of an informer's cache.
-func IsStoreConstructor(fn *types.Func) bool {
-	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == CachePkg && storeConstructors[fn.Name()] && IsFunc(fn, CachePkg, fn.Name())
+func isStoreConstructor(fn *types.Func) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == kube.CachePkg && storeConstructors[fn.Name()] && kube.IsFunc(fn, kube.CachePkg, fn.Name())
 }

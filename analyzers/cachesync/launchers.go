@@ -1,9 +1,10 @@
-package kube
+package cachesync
 
-import "go/types"
+import (
+	"go/types"
 
-// WaitPkg is apimachinery's package of loop and poll helpers.
-const WaitPkg = "k8s.io/apimachinery/pkg/util/wait"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
 
 // waitLoops are the wait helpers that run a function over and over until
 // stopped: how controllers run their workers.
@@ -19,14 +20,14 @@ var waitLoops = map[string]bool{
 	"Forever":                    true,
 }
 
-// WorkerLauncher reports whether fn runs a function it is given on a
+// workerLauncher reports whether fn runs a function it is given on a
 // goroutine of its own or in a loop until stopped — the ways a controller
 // starts its workers besides a go statement — and which parameter (counted
 // without the receiver) holds that function: apimachinery's wait.Until,
 // UntilWithContext, NonSlidingUntil*, JitterUntil*, BackoffUntil* and
 // Forever; wait.Group's Start, StartWithChannel and StartWithContext;
 // sync.WaitGroup's Go (Go 1.25); errgroup.Group's Go and TryGo.
-func WorkerLauncher(fn *types.Func) (param int, ok bool) {
+func workerLauncher(fn *types.Func) (param int, ok bool) {
 	if fn == nil || fn.Pkg() == nil {
 		return 0, false
 	}
@@ -36,11 +37,11 @@ func WorkerLauncher(fn *types.Func) (param int, ok bool) {
 	}
 	path, recv := fn.Pkg().Path(), ""
 	if sig.Recv() != nil {
-		_, recv = PathName(sig.Recv().Type())
+		_, recv = kube.PathName(sig.Recv().Type())
 	}
 	switch {
-	case path == WaitPkg && recv == "" && waitLoops[fn.Name()]:
-	case path == WaitPkg && recv == "Group" && (fn.Name() == "Start" || fn.Name() == "StartWithChannel" || fn.Name() == "StartWithContext"):
+	case path == kube.WaitPkg && recv == "" && waitLoops[fn.Name()]:
+	case path == kube.WaitPkg && recv == "Group" && (fn.Name() == "Start" || fn.Name() == "StartWithChannel" || fn.Name() == "StartWithContext"):
 	case path == "sync" && recv == "WaitGroup" && fn.Name() == "Go":
 	case path == "golang.org/x/sync/errgroup" && recv == "Group" && (fn.Name() == "Go" || fn.Name() == "TryGo"):
 	default:

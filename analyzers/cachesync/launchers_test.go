@@ -1,4 +1,4 @@
-package kube_test
+package cachesync
 
 import (
 	"testing"
@@ -23,7 +23,7 @@ func TestWorkerLaunchers(t *testing.T) {
 				"ExponentialBackoff":      -1,
 				"PollUntilContextTimeout": -1,
 			} {
-				got, ok := kube.WorkerLauncher(function(t, pkg, kube.WaitPkg, name))
+				got, ok := workerLauncher(function(t, pkg, kube.WaitPkg, name))
 				if want < 0 {
 					if ok {
 						t.Errorf("wait.%s is taken for a worker launcher", name)
@@ -31,7 +31,7 @@ func TestWorkerLaunchers(t *testing.T) {
 					continue
 				}
 				if !ok || got != want {
-					t.Errorf("WorkerLauncher(wait.%s) = %d, %v; want %d", name, got, ok, want)
+					t.Errorf("workerLauncher(wait.%s) = %d, %v; want %d", name, got, ok, want)
 				}
 			}
 			for v, methods := range map[string]map[string]int{
@@ -40,14 +40,14 @@ func TestWorkerLaunchers(t *testing.T) {
 			} {
 				for m, want := range methods {
 					fn, _ := syncMethod(t, pkg, v, m)
-					if got, ok := kube.WorkerLauncher(fn); !ok || got != want {
-						t.Errorf("WorkerLauncher(%s.%s) = %d, %v; want %d", v, m, got, ok, want)
+					if got, ok := workerLauncher(fn); !ok || got != want {
+						t.Errorf("workerLauncher(%s.%s) = %d, %v; want %d", v, m, got, ok, want)
 					}
 				}
 			}
 			for v, m := range map[string]string{"launchWaitGroup": "Wait", "notLaunchedMutex": "Lock", "factoryTyped": "Start"} {
 				fn, _ := syncMethod(t, pkg, v, m)
-				if _, ok := kube.WorkerLauncher(fn); ok {
+				if _, ok := workerLauncher(fn); ok {
 					t.Errorf("%s.%s is taken for a worker launcher", v, m)
 				}
 			}
