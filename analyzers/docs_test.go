@@ -97,3 +97,60 @@ func TestNamesAreConsistent(t *testing.T) {
 		t.Errorf("suppression.Analyzer knows %v; the suite's analyzers are %v (and %s: %v)", suppression.Known(), others, suppression.Name, seen[suppression.Name])
 	}
 }
+
+// noLegacyFixture are the analyzers without a fixture in the module
+// compiled against the older client-go, and why.
+var noLegacyFixture = map[string]string{
+	suppression.Name: "it reads comments, nothing that depends on client-go's version",
+}
+
+// TestFixturesExist: every analyzer has its fixture directory, named after
+// it, in both fixture modules. The tests that run every analyzer's
+// fixtures (the SARIF and -fix runs of cmd/ctrllint, the golangci-lint
+// plugin's) find them by that name.
+func TestFixturesExist(t *testing.T) {
+	for _, a := range analyzers.All() {
+		for _, mod := range []string{"current", "legacy"} {
+			dir := filepath.Join("..", "testdata", "src", mod, a.Name)
+			_, err := os.Stat(dir)
+			_, exempt := noLegacyFixture[a.Name]
+			switch {
+			case mod == "legacy" && exempt && err == nil:
+				t.Errorf("%s has a fixture in %s: drop it from noLegacyFixture", a.Name, dir)
+			case err != nil && !(mod == "legacy" && exempt):
+				t.Errorf("analyzer %s has no fixture directory %s", a.Name, dir)
+			}
+		}
+	}
+}
+
+// TestReadmeListsEveryAnalyzer: the README's table of analyzers (its own
+// summaries, longer than docs/README.md's, in its own order) names every
+// analyzer of All once.
+func TestReadmeListsEveryAnalyzer(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Analyzers\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal("README.md has no ## Analyzers section")
+	}
+	var got, want []string
+	for line := range strings.SplitSeq(section, "\n") {
+		if name, ok := strings.CutPrefix(line, "| ["); ok {
+			name, _, _ = strings.Cut(name, "]")
+			got = append(got, name)
+			if !strings.HasPrefix(line, "| ["+name+"](docs/analyzers/"+name+".md) | ") {
+				t.Errorf("README.md: row %q does not link docs/analyzers/%s.md", line, name)
+			}
+		}
+	}
+	for _, a := range analyzers.All() {
+		want = append(want, a.Name)
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+		t.Errorf("README.md's analyzer table lists %v, want %v", got, want)
+	}
+}
