@@ -8,31 +8,12 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
-	"github.com/ctrllint/ctrllint/analyzers/cachesync"
-	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
-	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
-	"github.com/ctrllint/ctrllint/analyzers/queuedone"
-	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
-	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
-	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
-	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
 
 // Name is the analyzer's name, which only a file-ignore directive may name.
 const Name = "suppression"
-
-// known are the names of ctrllint's other analyzers, for Analyzer: a
-// driver that takes analyzers package by package (Bazel's nogo) gets the
-// whole suite's names. analyzers.All builds its own instance with Define from
-// its list; a test there keeps the two equal.
-var known = []string{
-	tombstone.Analyzer.Name, forget.Analyzer.Name, queuedone.Analyzer.Name, listerbypass.Analyzer.Name,
-	sharedowner.Analyzer.Name, cachemutation.Analyzer.Name, cachesync.Analyzer.Name,
-	statusupdate.Analyzer.Name, requeueerr.Analyzer.Name,
-}
 
 // Definition defines the analyzer, knowing ctrllint's analyzers: see
 // doc.go.
