@@ -12,7 +12,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
-	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
@@ -25,49 +25,53 @@ import (
 
 // DocBaseURL is where the rendered analyzer pages live; SARIF help links and
 // -explain point there.
-const DocBaseURL = "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/"
+const DocBaseURL = define.DocBaseURL
 
-// entry ties an analyzer to its doc.go, the single source of its
-// documentation, and, for an analyzer with options, to its constructor.
-type entry struct {
-	analyzer *analysis.Analyzer
-	doc      string
-	fresh    func() *analysis.Analyzer
-}
-
-var entries = withSuppression([]entry{
-	{tombstone.Analyzer, tombstone.DocSource, nil},
-	{forget.Analyzer, forget.DocSource, nil},
-	{queuedone.Analyzer, queuedone.DocSource, nil},
-	{listerbypass.Analyzer, listerbypass.DocSource, listerbypass.New},
-	{sharedowner.Analyzer, sharedowner.DocSource, nil},
-	{cachemutation.Analyzer, cachemutation.DocSource, nil},
-	{cachesync.Analyzer, cachesync.DocSource, nil},
-	{statusupdate.Analyzer, statusupdate.DocSource, nil},
-	{requeueerr.Analyzer, requeueerr.DocSource, nil},
+// definitions are the suite, in the order front ends list it. Adding an
+// analyzer is one line here.
+var definitions = withSuppression([]*define.Definition{
+	tombstone.Definition,
+	forget.Definition,
+	queuedone.Definition,
+	listerbypass.Definition,
+	sharedowner.Definition,
+	cachemutation.Definition,
+	cachesync.Definition,
+	statusupdate.Definition,
+	requeueerr.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression
 // directives: each analyzer honours only directives naming it, so only
 // this list knows every name a directive may use.
-func withSuppression(es []entry) []entry {
-	names := make([]string, len(es))
-	for i, e := range es {
-		names[i] = e.analyzer.Name
+func withSuppression(ds []*define.Definition) []*define.Definition {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = d.Name()
 	}
-	return append(es, entry{suppression.New(names), suppression.DocSource, nil})
+	return append(ds, suppression.Define(names))
 }
 
 // WholePackages are the import paths of the packages whose scopes the
 // analyzers read beyond the analysed package's imports (driver.Config's
-// WholePackages).
-func WholePackages() []string { return slices.Clone(kube.ScopesRead) }
+// WholePackages): the union of what their definitions declare.
+func WholePackages() []string {
+	var out []string
+	for _, d := range definitions {
+		for _, p := range d.Scopes() {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
 
 // All returns every ctrllint analyzer, in a stable order.
 func All() []*analysis.Analyzer {
-	out := make([]*analysis.Analyzer, len(entries))
-	for i, e := range entries {
-		out[i] = e.analyzer
+	out := make([]*analysis.Analyzer, len(definitions))
+	for i, d := range definitions {
+		out[i] = d.Analyzer
 	}
 	return out
 }
@@ -77,11 +81,11 @@ func All() []*analysis.Analyzer {
 // nothing for All's analyzers or for other instances. Front ends that
 // configure analyzers per instance (the golangci-lint plugin) use it.
 func New() []*analysis.Analyzer {
-	out := make([]*analysis.Analyzer, len(entries))
-	for i, e := range entries {
-		out[i] = e.analyzer
-		if e.fresh != nil {
-			out[i] = e.fresh()
+	out := make([]*analysis.Analyzer, len(definitions))
+	for i, d := range definitions {
+		out[i] = d.Analyzer
+		if d.HasOptions() {
+			out[i] = d.New()
 		}
 	}
 	return out
@@ -94,25 +98,29 @@ type Info struct {
 	URL      string // the rendered documentation page
 	Text     string // the whole page as plain text, for -explain
 	Markdown string // the whole page as Markdown, for docs/
+	// Scopes are the dependencies whose package scopes the analyzer reads
+	// (see WholePackages).
+	Scopes []string
 }
 
 // Lookup returns the documentation of the named analyzer.
 func Lookup(name string) (Info, bool) {
-	for _, e := range entries {
-		if e.analyzer.Name != name {
+	for _, d := range definitions {
+		if d.Name() != name {
 			continue
 		}
-		p := manual.MustParse(name, e.doc)
+		p := manual.MustParse(name, d.DocSource())
 		return Info{
 			Name:     name,
 			Summary:  p.Summary,
 			URL:      DocURL(name),
 			Text:     p.Text(),
 			Markdown: p.Markdown(),
+			Scopes:   d.Scopes(),
 		}, true
 	}
 	return Info{}, false
 }
 
 // DocURL is the address of the named analyzer's documentation page.
-func DocURL(name string) string { return DocBaseURL + name + ".md" }
+func DocURL(name string) string { return define.DocURL(name) }

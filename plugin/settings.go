@@ -14,23 +14,27 @@ import (
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/analyzers"
 )
 
 // Settings is the plugin's settings block
 // (linters.settings.custom.ctrllint.settings):
 //
-//	enable: [tombstone, forget]   # run only these analyzers, or
-//	disable: [sharedowner]        # run all analyzers but these
+//	enable: [tombstone, forget]   # run only these analyzers
+//	disable: [sharedowner]        # do not run these
 //	listerbypass:                 # one block per analyzer: its flags
 //	  all: false
 //
-// Every key is checked: an unknown key, analyzer or option, a value of the
-// wrong type, enable and disable together, or a selection that leaves no
-// analyzer is an error, never a silent run of something else.
+// enable and disable select analyzers by the rule every ctrllint front end
+// shares (analyzers.Select). Every key is checked: an unknown key, analyzer
+// or option, a value of the wrong type, an empty enable list, an analyzer
+// both enabled and disabled, or a selection that leaves no analyzer is an
+// error, never a silent run of something else.
 type Settings struct {
 	// Enable, when not empty, runs only these analyzers.
 	Enable []string
-	// Disable runs every analyzer but these.
+	// Disable removes these analyzers from the selection.
 	Disable []string
 	// Options sets analyzer flags: analyzer name -> flag name -> value, in
 	// the flag's own syntax ("true"). An analyzer's flags that are not set
@@ -69,7 +73,7 @@ func ParseSettings(raw any, all []*analysis.Analyzer) (Settings, error) {
 		val := fields[key]
 		switch {
 		case key == keyEnable || key == keyDisable:
-			list, err := analyzerList(val, byName)
+			list, err := analyzerList(val)
 			if err != nil {
 				fail("%s: %v (analyzers: %s)", key, err, strings.Join(names, ", "))
 				continue
@@ -94,16 +98,13 @@ func ParseSettings(raw any, all []*analysis.Analyzer) (Settings, error) {
 			fail("unknown key %q: the keys are enable, disable and an analyzer name for its options (%s)", key, strings.Join(names, ", "))
 		}
 	}
-	// A key without a value (`enable:`) is null: as good as absent.
-	hasEnable := fields[keyEnable] != nil && !isNull(fields[keyEnable])
-	hasDisable := fields[keyDisable] != nil && !isNull(fields[keyDisable])
-	switch {
-	case hasEnable && hasDisable:
-		fail("enable and disable are both given: use one (enable runs only the analyzers it lists, disable all but those it lists)")
-	case hasEnable && len(s.Enable) == 0:
+	// A key without a value (`enable:`) is null: as good as absent. An
+	// empty list reads as "run nothing", which analyzers.Select would take
+	// as "enable everything".
+	if raw := fields[keyEnable]; raw != nil && !isNull(raw) && s.Enable != nil && len(s.Enable) == 0 {
 		fail("enable is empty, which would run no analyzer: list analyzers, or remove it (%s)", strings.Join(names, ", "))
-	case hasDisable && len(s.Disable) == len(all) && len(all) > 0:
-		fail("disable lists every analyzer, which would run none: disable the ctrllint linter instead")
+	} else if _, err := analyzers.SelectFrom(all, s.Enable, s.Disable); err != nil {
+		fail("%v", err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Settings{}, err
@@ -111,20 +112,12 @@ func ParseSettings(raw any, all []*analysis.Analyzer) (Settings, error) {
 	return s, nil
 }
 
-// analyzerList decodes a list of analyzer names, each known.
-func analyzerList(raw json.RawMessage, byName map[string]*analysis.Analyzer) ([]string, error) {
-	var list []string
+// analyzerList decodes a list of analyzer names; analyzers.SelectFrom
+// checks them.
+func analyzerList(raw json.RawMessage) ([]string, error) {
+	list := []string{}
 	if err := strictUnmarshal(raw, &list); err != nil {
 		return nil, errors.New("want a list of analyzer names, e.g. [tombstone, forget]")
-	}
-	var unknown []string
-	for _, n := range list {
-		if byName[n] == nil {
-			unknown = append(unknown, strconv.Quote(n))
-		}
-	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("unknown analyzer %s", strings.Join(unknown, ", "))
 	}
 	return list, nil
 }
@@ -245,23 +238,30 @@ func strictUnmarshal(raw json.RawMessage, v any) error {
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
-// Analyzers returns the analyzers of all that s enables, in all's order,
+// Analyzers returns the analyzers of all that s selects, in all's order,
 // with their options set. all must be fresh instances (analyzers.New): the
 // options are set on them.
 func (s Settings) Analyzers(all []*analysis.Analyzer) ([]*analysis.Analyzer, error) {
-	var out []*analysis.Analyzer
-	for _, a := range all {
-		switch {
-		case len(s.Enable) > 0 && !slices.Contains(s.Enable, a.Name):
-			continue
-		case slices.Contains(s.Disable, a.Name):
-			continue
-		}
-		a, err := configure(a, s.Options[a.Name])
-		if err != nil {
+	selected, err := analyzers.SelectFrom(all, s.Enable, s.Disable)
+	if err != nil {
+		return nil, fmt.Errorf("%s settings: %w", Name, err)
+	}
+	for _, a := range selected {
+		if err := configure(a, s.Options[a.Name]); err != nil {
 			return nil, err
 		}
-		out = append(out, a)
 	}
-	return out, nil
+	return selected, nil
+}
+
+// configure sets an analyzer's options (flag name -> value) on a, which
+// must be a fresh instance from analyzers.New: its flags are its own, so
+// nothing leaks to the ctrllint command or to other plugin instances.
+func configure(a *analysis.Analyzer, opts map[string]string) error {
+	for name, value := range opts {
+		if err := a.Flags.Set(name, value); err != nil {
+			return fmt.Errorf("%s.%s: %v", a.Name, name, err)
+		}
+	}
+	return nil
 }

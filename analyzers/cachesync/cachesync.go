@@ -7,24 +7,25 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "cachesync"
 
+// Definition defines the analyzer: see doc.go.
+var Definition = define.New(define.Spec{
+	Name:      name,
+	DocSource: DocSource,
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Run:       run,
+})
+
 // Analyzer reports workers started before the informer caches they read
 // have synced, and informers requested from a factory after its Start.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/cachesync.md",
-	Requires: []*analysis.Analyzer{kubessa.Analyzer},
-	Run:      directive.Honour(name, run),
-}
+var Analyzer = Definition.Analyzer
 
 // checker holds the memoised answers for one package.
 type checker struct {

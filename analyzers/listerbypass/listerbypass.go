@@ -1,42 +1,40 @@
 package listerbypass
 
 import (
+	"flag"
 	"fmt"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "listerbypass"
 
+// Definition defines the analyzer: see doc.go. Its option is per
+// instance, so differently configured instances (golangci-lint plugin
+// instances, say) never share a setting.
+var Definition = define.New(define.Spec{
+	Name:      name,
+	DocSource: DocSource,
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Options: func(fs *flag.FlagSet) define.RunFunc {
+		// all widens the analyzer to every clientset read in a processing
+		// path, cached or not: for controllers that are meant to read only
+		// from caches.
+		all := fs.Bool("all", false, "also report reads of resources the controller does not cache")
+		return func(pass *analysis.Pass) (any, error) { return run(pass, *all) }
+	},
+})
+
 // Analyzer reports API reads in a controller's processing path for
 // resources the controller already caches.
-var Analyzer = New()
-
-// New returns a fresh listerbypass analyzer whose -all flag is its own, so
-// differently configured instances (golangci-lint plugin instances, say)
-// never share a setting.
-func New() *analysis.Analyzer {
-	// all widens the analyzer to every clientset read in a processing path,
-	// cached or not: for controllers that are meant to read only from caches.
-	var all bool
-	a := &analysis.Analyzer{
-		Name:     name,
-		Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-		URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/listerbypass.md",
-		Requires: []*analysis.Analyzer{kubessa.Analyzer},
-		Run:      directive.Honour(name, func(pass *analysis.Pass) (any, error) { return run(pass, all) }),
-	}
-	a.Flags.BoolVar(&all, "all", false, "also report reads of resources the controller does not cache")
-	return a
-}
+var Analyzer = Definition.Analyzer
 
 func run(pass *analysis.Pass, all bool) (any, error) {
 	if kube.LookupPackage(pass.Pkg, kube.MetaV1Pkg) == nil {

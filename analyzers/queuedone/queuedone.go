@@ -5,23 +5,24 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 )
 
 const name = "queuedone"
 
+// Definition defines the analyzer: see doc.go.
+var Definition = define.New(define.Spec{
+	Name:      name,
+	DocSource: DocSource,
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Run:       run,
+})
+
 // Analyzer reports workqueue keys taken with Get and never marked Done.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/queuedone.md",
-	Requires: []*analysis.Analyzer{kubessa.Analyzer},
-	Run:      directive.Honour(name, run),
-}
+var Analyzer = Definition.Analyzer
 
 var settles = keyflow.Rule{Methods: map[string]bool{"Done": true}}
 

@@ -9,24 +9,25 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "sharedowner"
 
+// Definition defines the analyzer: see doc.go.
+var Definition = define.New(define.Spec{
+	Name:      name,
+	DocSource: DocSource,
+	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Run:       run,
+})
+
 // Analyzer reports owner references that make the garbage collector delete
 // shared objects, or that it treats as absent.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/sharedowner.md",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run:      directive.Honour(name, run),
-}
+var Analyzer = Definition.Analyzer
 
 // A setting is one place where an owner reference is set on a child.
 type setting struct {

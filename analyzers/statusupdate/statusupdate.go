@@ -9,25 +9,26 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "statusupdate"
 
+// Definition defines the analyzer: see doc.go.
+var Definition = define.New(define.Spec{
+	Name:      name,
+	DocSource: DocSource,
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Run:       run,
+})
+
 // Analyzer reports status changes sent with a main-resource write and
 // spec changes sent only with a status write, which the API server drops.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/statusupdate.md",
-	Requires: []*analysis.Analyzer{kubessa.Analyzer},
-	Run:      directive.Honour(name, run),
-}
+var Analyzer = Definition.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
 	if kube.LookupPackage(pass.Pkg, kube.MetaV1Pkg) == nil {

@@ -8,50 +8,37 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
-	"github.com/ctrllint/ctrllint/analyzers/cachesync"
-	"github.com/ctrllint/ctrllint/analyzers/forget"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
-	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
-	"github.com/ctrllint/ctrllint/analyzers/queuedone"
-	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
-	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
-	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
-	"github.com/ctrllint/ctrllint/analyzers/tombstone"
 )
 
 // Name is the analyzer's name, which only a file-ignore directive may name.
 const Name = "suppression"
 
-// known are the names of ctrllint's other analyzers, for Analyzer: a
-// driver that takes analyzers package by package (Bazel's nogo) gets the
-// whole suite's names. analyzers.All builds its own instance with New from
-// its list; a test there keeps the two equal.
-var known = []string{
-	tombstone.Analyzer.Name, forget.Analyzer.Name, queuedone.Analyzer.Name, listerbypass.Analyzer.Name,
-	sharedowner.Analyzer.Name, cachemutation.Analyzer.Name, cachesync.Analyzer.Name,
-	statusupdate.Analyzer.Name, requeueerr.Analyzer.Name,
-}
+// Definition defines the analyzer, knowing ctrllint's analyzers: see
+// doc.go.
+var Definition = Define(known)
 
 // Analyzer reports mistyped ctrllint directives, knowing ctrllint's
 // analyzers.
-var Analyzer = New(known)
+var Analyzer = Definition.Analyzer
 
 // Known returns the analyzer names Analyzer accepts in directives, besides
 // its own.
 func Known() []string { return slices.Clone(known) }
 
-// New returns the suppression analyzer for a suite whose other analyzers
-// have the given names.
-func New(names []string) *analysis.Analyzer {
+// Define defines the suppression analyzer for a suite whose other
+// analyzers have the given names.
+func Define(names []string) *define.Definition {
 	names = slices.Clone(names)
-	return &analysis.Analyzer{
-		Name: Name,
-		Doc:  manual.MustParse(Name, DocSource).AnalyzerDoc(),
-		URL:  "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/suppression.md",
-		Run:  func(pass *analysis.Pass) (any, error) { return nil, run(pass, names) },
-	}
+	return define.New(define.Spec{
+		Name:      Name,
+		DocSource: DocSource,
+		Run:       func(pass *analysis.Pass) (any, error) { return nil, run(pass, names) },
+		// It reports the directives; a directive cannot silence that
+		// report except by the file-ignore it understands itself.
+		OwnDirectives: true,
+	})
 }
 
 const prefix = "ctrllint:"

@@ -9,25 +9,27 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
-	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
 const name = "tombstone"
 
+// Definition defines the analyzer: see doc.go.
+var Definition = define.New(define.Spec{
+	Name:      name,
+	DocSource: DocSource,
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer},
+	Scopes:    []string{kube.CachePkg},
+	Run:       run,
+})
+
 // Analyzer reports delete handlers that mishandle tombstones.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      manual.MustParse(name, DocSource).AnalyzerDoc(),
-	URL:      "https://github.com/ctrllint/ctrllint/blob/main/docs/analyzers/tombstone.md",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer},
-	Run:      directive.Honour(name, run),
-}
+var Analyzer = Definition.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
 	cachePkg := kube.LookupPackage(pass.Pkg, kube.CachePkg)

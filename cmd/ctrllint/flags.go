@@ -5,10 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/analyzers"
 )
 
 // options are the parsed command line of a standalone run.
@@ -92,41 +93,21 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	return o, nil
 }
 
-// selectAnalyzers applies -enable and -disable to all.
+// selectAnalyzers applies -enable and -disable, comma-separated lists, to
+// all by the rule every front end shares (analyzers.Select).
 func selectAnalyzers(all []*analysis.Analyzer, enable, disable string) ([]*analysis.Analyzer, error) {
-	en, err := parseNames(enable, all)
-	if err != nil {
-		return nil, fmt.Errorf("-enable: %v", err)
-	}
-	dis, err := parseNames(disable, all)
-	if err != nil {
-		return nil, fmt.Errorf("-disable: %v", err)
-	}
-	var out []*analysis.Analyzer
-	for _, a := range all {
-		if len(en) > 0 && !slices.Contains(en, a.Name) || slices.Contains(dis, a.Name) {
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, nil
+	return analyzers.SelectFrom(all, splitNames(enable), splitNames(disable))
 }
 
-// parseNames splits a comma-separated list of analyzer names and checks
-// each exists: a typo must not silently run nothing.
-func parseNames(list string, all []*analysis.Analyzer) ([]string, error) {
+// splitNames splits a comma-separated list of analyzer names.
+func splitNames(list string) []string {
 	var names []string
 	for n := range strings.SplitSeq(list, ",") {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
 		}
-		if !slices.ContainsFunc(all, func(a *analysis.Analyzer) bool { return a.Name == n }) {
-			return nil, fmt.Errorf("unknown analyzer %q (known: %s)", n, knownNames(all))
-		}
-		names = append(names, n)
 	}
-	return names, nil
+	return names
 }
 
 func knownNames(all []*analysis.Analyzer) string {

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/lsp"
 )
 
@@ -55,22 +58,26 @@ func runLSP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		fmt.Fprintf(stderr, "ctrllint lsp: %v\n", err)
 		return exitError
 	}
-	if len(enabled) == 0 {
-		fmt.Fprintln(stderr, "ctrllint lsp: -enable/-disable left no analyzer to run")
-		return exitError
-	}
+	return lsp.Serve(ctx, stdio{stdin, stdout}, lspOptions(s, enabled, splitTags(*tags), *tests, stderr))
+}
+
+// lspOptions configure the editor server as the command configures the
+// driver: the same analyzers, documentation and whole packages.
+func lspOptions(s suite, enabled []*analysis.Analyzer, tags []string, tests bool, log io.Writer) lsp.Options {
 	urls := make(map[string]string)
 	for _, a := range enabled {
 		urls[a.Name] = s.info(a).URL
 	}
-	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
+	return lsp.Options{
 		Analyzers: enabled,
 		DocURL:    func(name string) string { return urls[name] },
-		Tags:      splitTags(*tags),
-		Tests:     *tests,
-		Version:   toolVersion(),
-		Log:       stderr,
-	})
+		// Their scopes must not depend on what else was decoded.
+		WholePackages: analyzers.WholePackages(),
+		Tags:          tags,
+		Tests:         tests,
+		Version:       toolVersion(),
+		Log:           log,
+	}
 }
 
 // stdio is the server's end of the connection: the editor writes to our

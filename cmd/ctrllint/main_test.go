@@ -156,12 +156,12 @@ func TestBadInput(t *testing.T) {
 		name:  "unknown analyzer in -enable",
 		files: map[string]string{"a.go": "package m\n"},
 		args:  []string{"-enable", "tombstone,nope", "./..."},
-		want:  []string{`ctrllint: -enable: unknown analyzer "nope" (known: ` + knownRealAnalyzers() + ")"},
+		want:  []string{`ctrllint: enable: unknown analyzer "nope" (analyzers: ` + knownRealAnalyzers() + ")"},
 	}, {
 		name:  "unknown analyzer in -disable",
 		files: map[string]string{"a.go": "package m\n"},
 		args:  []string{"-disable=nope", "./..."},
-		want:  []string{`ctrllint: -disable: unknown analyzer "nope"`},
+		want:  []string{`ctrllint: disable: unknown analyzer "nope"`},
 	}, {
 		name:  "unknown analyzer in -explain",
 		files: map[string]string{"a.go": "package m\n"},

@@ -73,7 +73,9 @@ func TestExitCodes(t *testing.T) {
 		{"load error", []string{"-C", broken, "-enable", "badcall", "./..."}, exitError, "a.go:5:12: call of bad (badcall)\n", "ctrllint: b/b.go:3:13: cannot use \"s\""},
 		{"analyzer panic", []string{"-C", boom, "-enable", "badcall,panicky", "./..."}, exitError, "boom/boom.go:5:12: call of bad (badcall)\n",
 			"ctrllint: internal error: analyzer panicky failed on package example.com/m/boom at boom/boom.go:5:1: panic: assignment to entry in nil map\n"},
-		{"everything disabled", []string{"-C", clean, "-enable", "badcall", "-disable", "badcall", "./..."}, exitError, "", "left no analyzer"},
+		// The selection rule is analyzers.Select's, which every front end shares.
+		{"enabled and disabled", []string{"-C", clean, "-enable", "badcall", "-disable", "badcall", "./..."}, exitError, "", "ctrllint: badcall both enabled and disabled"},
+		{"everything disabled", []string{"-C", clean, "-disable", "badcall,panicky,badcallwhole,badcalltwin", "./..."}, exitError, "", "ctrllint: enable and disable leave no analyzer to run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runInProcess(tc.args...)

@@ -132,10 +132,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintln(stderr, "ctrllint: no packages given (to analyse the module in the current directory, use ./...)")
 		return exitError
 	}
-	if len(enabled) == 0 {
-		fmt.Fprintln(stderr, "ctrllint: -enable/-disable left no analyzer to run")
-		return exitError
-	}
 
 	wd, err := workDir(o.dir)
 	if err != nil {

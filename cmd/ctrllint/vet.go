@@ -9,10 +9,13 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/ctrllint/ctrllint/analyzers"
 )
 
 // isVetInvocation reports whether the go command is running us as
@@ -34,7 +37,7 @@ func isVetInvocation(args []string) bool {
 // runVet hands over to unitchecker, which registers -NAME and -NAME=false
 // per analyzer. -enable and -disable are added as aliases for those so
 // that they keep their meaning under go vet (go vet forwards them because
-// -flags lists them).
+// -flags lists them), checked by the rule every front end shares.
 func runVet(args []string, all []*analysis.Analyzer) {
 	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
 		if _, err := readVetConfig(args[len(args)-1]); err != nil {
@@ -42,28 +45,44 @@ func runVet(args []string, all []*analysis.Analyzer) {
 			os.Exit(exitError)
 		}
 	}
-	flag.Var(&vetSelect{all: all, value: "true"}, "enable", "comma-separated analyzers to run (default all)")
-	flag.Var(&vetSelect{all: all, value: "false"}, "disable", "comma-separated analyzers not to run")
+	sel := &vetSelection{all: all}
+	flag.Var(&vetSelect{sel: sel, enable: true}, "enable", "comma-separated analyzers to run (default all)")
+	flag.Var(&vetSelect{sel: sel, enable: false}, "disable", "comma-separated analyzers not to run")
 	unitchecker.Main(all...)
 }
 
-// vetSelect translates -enable/-disable into unitchecker's per-analyzer
-// flags, which exist by the time flag.Parse calls Set.
+// vetSelection is what -enable and -disable have named so far.
+type vetSelection struct {
+	all               []*analysis.Analyzer
+	enabled, disabled []string
+}
+
+// vetSelect translates -enable or -disable into unitchecker's per-analyzer
+// flags, which exist by the time flag.Parse calls Set. Each Set checks the
+// selection so far by analyzers.Select's rule: once a selection is
+// refused, later flags can make it no more acceptable.
 type vetSelect struct {
-	all   []*analysis.Analyzer
-	value string
-	names string
+	sel    *vetSelection
+	enable bool
+	names  string
 }
 
 func (v *vetSelect) String() string { return v.names }
 
 func (v *vetSelect) Set(s string) error {
-	names, err := parseNames(s, v.all)
-	if err != nil {
+	names := splitNames(s)
+	en, dis := v.sel.enabled, v.sel.disabled
+	if v.enable {
+		en = append(slices.Clone(en), names...)
+	} else {
+		dis = append(slices.Clone(dis), names...)
+	}
+	if _, err := analyzers.SelectFrom(v.sel.all, en, dis); err != nil {
 		return err
 	}
+	v.sel.enabled, v.sel.disabled = en, dis
 	for _, n := range names {
-		if err := flag.Set(n, v.value); err != nil {
+		if err := flag.Set(n, strconv.FormatBool(v.enable)); err != nil {
 			return fmt.Errorf("%s: %v", n, err)
 		}
 	}

@@ -62,6 +62,11 @@ func TestVetMode(t *testing.T) {
 	if code == 0 || !strings.Contains(out, `unknown analyzer "nope"`) {
 		t.Errorf("go vet -enable=nope: exit %d\n%s", code, out)
 	}
+	// The selection rule is analyzers.Select's, which every front end shares.
+	out, code = goVet(t, dir, ctrllintBin, nil, "-enable=tombstone,forget", "-disable=forget", "./...")
+	if code == 0 || !strings.Contains(out, "forget both enabled and disabled") {
+		t.Errorf("go vet -enable=tombstone,forget -disable=forget: exit %d\n%s", code, out)
+	}
 }
 
 // Both front ends must report the same findings on the same code. The

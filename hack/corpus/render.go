@@ -4,11 +4,23 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/ctrllint/ctrllint/analyzers"
+	"github.com/ctrllint/ctrllint/analyzers/suppression"
 )
 
-// analyzerOrder lists analyzers in the README's order; others follow by name.
-var analyzerOrder = []string{"tombstone", "forget", "queuedone", "listerbypass", "sharedowner",
-	"cachemutation", "cachesync", "statusupdate", "requeueerr"}
+// analyzerOrder lists analyzers in the README's order (analyzers.All's);
+// others follow by name. suppression has no row: it reports mistyped
+// ctrllint directives, which code that does not use ctrllint has none of.
+var analyzerOrder = func() []string {
+	var names []string
+	for _, a := range analyzers.All() {
+		if a.Name != suppression.Name {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}()
 
 // A tally is one analyzer's verdicts.
 type tally struct {

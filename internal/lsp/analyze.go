@@ -133,14 +133,7 @@ func (s *server) analyze(p *pkgState) {
 	if rel, err := filepath.Rel(root, p.dir); err == nil && rel != "." {
 		pattern = "./" + filepath.ToSlash(rel)
 	}
-	cfg := &driver.Config{
-		Dir:       root,
-		Patterns:  []string{pattern},
-		Tags:      s.opts.Tags,
-		Tests:     s.opts.Tests,
-		Analyzers: s.opts.Analyzers,
-		Env:       s.opts.Env,
-	}
+	cfg := s.driverConfig(root, pattern)
 	pkgs, loadErr := driver.Load(s.work, cfg)
 	if s.work.Err() != nil {
 		return // shutting down
@@ -196,6 +189,20 @@ func (s *server) analyze(p *pkgState) {
 	s.publish(p, results)
 	s.logf("ctrllint: %s: %d findings in %d files (load %v, analysis %v)",
 		pattern, len(res.Findings), len(files), loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
+}
+
+// driverConfig is how the server asks the driver to analyse the package
+// pattern names in the module at root.
+func (s *server) driverConfig(root, pattern string) *driver.Config {
+	return &driver.Config{
+		Dir:           root,
+		Patterns:      []string{pattern},
+		Tags:          s.opts.Tags,
+		Tests:         s.opts.Tests,
+		Analyzers:     s.opts.Analyzers,
+		Env:           s.opts.Env,
+		WholePackages: s.opts.WholePackages,
+	}
 }
 
 // problems lists why a run is incomplete: the package did not load (an

@@ -40,9 +40,13 @@ type Options struct {
 	// DocURL returns the documentation page of an analyzer (the
 	// diagnostics' codeDescription); nil or "" means none.
 	DocURL func(analyzer string) string
-	Tags   []string // build tags
-	Tests  bool     // analyse _test.go files too
-	Env    []string // the go command's environment; nil means os.Environ()
+	// WholePackages are the dependencies whose scopes the analyzers read
+	// (driver.Config's WholePackages): the editor must see what the
+	// command sees there.
+	WholePackages []string
+	Tags          []string // build tags
+	Tests         bool     // analyse _test.go files too
+	Env           []string // the go command's environment; nil means os.Environ()
 	// Debounce is how long a package must go without another open or
 	// save before it is analysed. Zero means 50ms.
 	Debounce time.Duration

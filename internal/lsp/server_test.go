@@ -477,3 +477,16 @@ func TestShutdown(t *testing.T) {
 	}
 	s.stop(t, false, 0) // shutdown was requested above
 }
+
+// The server hands the driver the packages whose scopes the analyzers
+// read, as the command does (cmd/ctrllint passes analyzers.WholePackages).
+func TestDriverConfigWholePackages(t *testing.T) {
+	s := &server{opts: Options{Analyzers: analyzers.All(), WholePackages: analyzers.WholePackages(), Tests: true}}
+	cfg := s.driverConfig("/m", "./p")
+	if len(cfg.WholePackages) == 0 || !slices.Equal(cfg.WholePackages, analyzers.WholePackages()) {
+		t.Errorf("driver.Config.WholePackages = %v, want %v", cfg.WholePackages, analyzers.WholePackages())
+	}
+	if cfg.Dir != "/m" || !slices.Equal(cfg.Patterns, []string{"./p"}) || !cfg.Tests || len(cfg.Analyzers) != len(analyzers.All()) {
+		t.Errorf("driver.Config = %+v", cfg)
+	}
+}

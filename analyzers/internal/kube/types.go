@@ -94,15 +94,6 @@ func TypeArg(t types.Type) types.Type {
 	return nil
 }
 
-// ScopesRead are the packages whose scopes analyzers read after finding them
-// with LookupPackage (tombstone's DeletedFinalStateUnknown, IsUntypedHandler's
-// ResourceEventHandler). A package that the analysed package does not import
-// directly holds, when its dependencies come from export data, only the
-// objects that some decoded package mentioned; the ctrllint command's driver
-// decodes these whole, so that what is found in them does not depend on what
-// else was decoded (a test keeps the list in step with the analyzers' code).
-var ScopesRead = []string{CachePkg}
-
 // LookupPackage finds the package with the given path among pkg and
 // everything it imports, directly or not. It returns nil when the package is
 // not part of pkg's build, which lets analyzers return early on packages that
