@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -11,9 +12,17 @@ import (
 )
 
 // Load loads the packages matching cfg.Patterns, syntax and types
-// included, ready for Run (load.Packages).
+// included, ready for Run (load.Packages), with cfg.WholePackages decoded
+// whole where they are in the graph, as Analyze decodes them.
 func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
-	return load.Packages(ctx, cfg.loadOptions())
+	opts := cfg.loadOptions()
+	pkgs, err := load.Packages(ctx, opts)
+	if cerr := load.CompleteScopes(ctx, opts, pkgs, cfg.WholePackages); cerr != nil {
+		// What the analyzers would find in those scopes would depend on
+		// which packages mention what: analyse nothing.
+		return nil, &LoadError{Problems: []Problem{{Msg: "decoding " + strings.Join(cfg.WholePackages, ", ") + ": " + cerr.Error()}}}
+	}
+	return pkgs, err
 }
 
 // Run runs cfg.Analyzers over packages already loaded by Load with the
