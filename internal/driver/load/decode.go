@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"io"
 	"os"
 	"sync"
 
@@ -125,20 +124,11 @@ func (e *Deps) decode(p *packages.Package, x *exported) error {
 	if p.ExportFile == "" {
 		return fmt.Errorf("no export data for %s", p.ID)
 	}
-	f, err := os.Open(p.ExportFile)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r, err := gcexportdata.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
-	}
 	// The decoder knows packages by path only. Its view is p's
 	// dependency graph, in which a path names one package (one variant),
 	// or the shared view when p's dependencies have one variant each.
 	if !e.variants[p.ID] {
-		return e.read(r, p, x, e.shared)
+		return readExport(e.fset, e.shared, p)
 	}
 	view := make(map[string]*types.Package)
 	seen := make(map[string]bool)
@@ -154,15 +144,27 @@ func (e *Deps) decode(p *packages.Package, x *exported) error {
 	}
 	visit(p.Imports)
 	view[p.PkgPath] = x.types
-	return e.read(r, p, x, view)
+	return readExport(e.fset, view, p)
 }
 
-func (e *Deps) read(r io.Reader, p *packages.Package, x *exported, view map[string]*types.Package) error {
-	t, err := gcexportdata.Read(r, e.fset, view, p.PkgPath)
+// readExport decodes p's export data into the package of view with p's
+// path, adding the objects it lacks, and into the packages of view it
+// mentions.
+func readExport(fset *token.FileSet, view map[string]*types.Package, p *packages.Package) error {
+	f, err := os.Open(p.ExportFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
 	if err != nil {
 		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
 	}
-	if t != x.types {
+	t, err := gcexportdata.Read(r, fset, view, p.PkgPath)
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
+	}
+	if t != view[p.PkgPath] {
 		return fmt.Errorf("reading %s: decoded a different package", p.ExportFile)
 	}
 	return nil

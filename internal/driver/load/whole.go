@@ -2,13 +2,9 @@ package load
 
 import (
 	"context"
-	"fmt"
-	"go/token"
 	"go/types"
-	"os"
 	"slices"
 
-	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -65,31 +61,9 @@ func CompleteScopes(ctx context.Context, opts *Options, pkgs []*packages.Package
 		if view[p.PkgPath] == nil || p.ExportFile == "" {
 			continue
 		}
-		if err := readInto(fset, view, p); err != nil {
+		if err := readExport(fset, view, p); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// readInto decodes p's export data into the package of view with its
-// path, adding the objects it lacks.
-func readInto(fset *token.FileSet, view map[string]*types.Package, p *packages.Package) error {
-	f, err := os.Open(p.ExportFile)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r, err := gcexportdata.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
-	}
-	t, err := gcexportdata.Read(r, fset, view, p.PkgPath)
-	if err != nil {
-		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
-	}
-	if t != view[p.PkgPath] {
-		return fmt.Errorf("reading %s: decoded a different package", p.ExportFile)
 	}
 	return nil
 }
