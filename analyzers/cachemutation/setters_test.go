@@ -8,21 +8,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// method looks up a method of a fixture variable's type.
-func method(t *testing.T, scope *types.Scope, variable, name string) (*types.Func, types.Type) {
-	t.Helper()
-	obj := scope.Lookup(variable)
-	if obj == nil {
-		t.Fatalf("no fixture variable %s", variable)
-	}
-	m, _, _ := types.LookupFieldOrMethod(obj.Type(), true, nil, name)
-	fn, ok := m.(*types.Func)
-	if !ok {
-		t.Fatalf("%s has no method %s", variable, name)
-	}
-	return fn, obj.Type()
-}
-
 func TestMutators(t *testing.T) {
 	pkg := fixture.LoadOne(t, "current", "./kube", fixture.SyntaxMode)
 	scope := pkg.Types.Scope()
@@ -42,7 +27,7 @@ func TestMutators(t *testing.T) {
 		{"notUnstructured", "SetGroupVersionKind", true},
 		{"listerIndexer", "Add", false},
 	} {
-		fn, _ := method(t, scope, c.variable, c.method)
+		fn, _ := fixture.Method(t, scope, c.variable, c.method)
 		if got := isObjectSetter(fn); got != c.setter {
 			t.Errorf("isObjectSetter(%s.%s) = %v, want %v", c.variable, c.method, got, c.setter)
 		}

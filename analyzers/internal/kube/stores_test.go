@@ -1,26 +1,11 @@
 package kube_test
 
 import (
-	"go/types"
 	"testing"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
-
-// method looks up a method of a fixture variable's type.
-func method(t *testing.T, scope *types.Scope, variable, name string) (*types.Func, types.Type) {
-	t.Helper()
-	obj := scope.Lookup(variable)
-	if obj == nil {
-		t.Fatalf("no fixture variable %s", variable)
-	}
-	m, _, _ := types.LookupFieldOrMethod(obj.Type(), true, nil, name)
-	fn, ok := m.(*types.Func)
-	if !ok {
-		t.Fatalf("%s has no method %s", variable, name)
-	}
-	return fn, obj.Type()
-}
 
 // TestCacheReadOf: the reads of listers, stores and indexers return cached
 // objects (one, or a fresh slice of many); other methods and clients do
@@ -63,13 +48,13 @@ func TestCacheReadOf(t *testing.T) {
 		tc{"notDynamicLister", "Namespace", false, false},
 		tc{"notDynamicNSLister", "Get", true, false},
 	)
-	for fixture, cases := range map[string][]tc{"current": current, "legacy": common} {
-		scope := load(t, fixture).Types.Scope()
+	for module, cases := range map[string][]tc{"current": current, "legacy": common} {
+		scope := load(t, module).Types.Scope()
 		for _, c := range cases {
-			fn, recv := method(t, scope, c.variable, c.method)
+			fn, recv := fixture.Method(t, scope, c.variable, c.method)
 			r, ok := kube.CacheReadOf(fn, recv)
 			if ok != c.read || r.Many != c.many {
-				t.Errorf("%s: CacheReadOf(%s.%s) = %+v, %v; want read %v, many %v", fixture, c.variable, c.method, r, ok, c.read, c.many)
+				t.Errorf("%s: CacheReadOf(%s.%s) = %+v, %v; want read %v, many %v", module, c.variable, c.method, r, ok, c.read, c.many)
 			}
 		}
 	}
