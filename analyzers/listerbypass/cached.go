@@ -26,6 +26,8 @@ type caches struct {
 	// apiReaders: fields holding a reader that bypasses controller-runtime's
 	// cache (GetAPIReader, client.New).
 	apiReaders map[*types.Var]bool
+	// held: memoised holds.
+	held map[*types.TypeName]map[*types.Var]bool
 }
 
 func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
@@ -35,6 +37,7 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		dynamic:    make(map[string]bool),
 		watched:    make(map[string]bool),
 		apiReaders: make(map[*types.Var]bool),
+		held:       make(map[*types.TypeName]map[*types.Var]bool),
 	}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
@@ -187,4 +190,38 @@ func gvrKey(v ssa.Value) string {
 		return strings.Join([]string{fields[0], fields[1], fields[2]}, "/")
 	}
 	return ""
+}
+
+// holds returns the fields a value of the named type reaches: its own, and
+// those of the package's structures it holds, embedded or not, by value or
+// pointer (a controller that keeps its listers in a listers struct).
+func (c *caches) holds(tn *types.TypeName) map[*types.Var]bool {
+	if h, ok := c.held[tn]; ok {
+		return h
+	}
+	h := make(map[*types.Var]bool)
+	c.held[tn] = h
+	seen := map[*types.TypeName]bool{tn: true}
+	work := []*types.TypeName{tn}
+	for len(work) > 0 {
+		t := work[len(work)-1]
+		work = work[:len(work)-1]
+		st, ok := t.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			h[f] = true
+			ft := f.Type()
+			if p, ok := types.Unalias(ft).(*types.Pointer); ok {
+				ft = p.Elem()
+			}
+			if n, ok := types.Unalias(ft).(*types.Named); ok && n.Obj().Pkg() == tn.Pkg() && !seen[n.Origin().Obj()] {
+				seen[n.Origin().Obj()] = true
+				work = append(work, n.Origin().Obj())
+			}
+		}
+	}
+	return h
 }

@@ -20,9 +20,11 @@
 // func-typed fields such as sample-controller's c.syncHandler). It reports:
 //
 //   - Get and List on a typed clientset (kubernetes.Interface, generated
-//     clientsets of custom resources) for a resource the package caches: a
-//     lister or informer field of one of its structs, or an informer it asks
-//     its informer factory for;
+//     clientsets of custom resources) for a resource the controller caches:
+//     a lister or informer field of the controller whose processing path
+//     the read is on (or of a structure of the package it holds), or, when
+//     no struct of the package keeps one, an informer the package asks its
+//     informer factory for;
 //   - Get and List on the dynamic client for a GroupVersionResource the
 //     package's dynamic informer factory serves (the same package variable,
 //     or the same group/version/resource literal);
@@ -32,7 +34,7 @@
 //     (builder For/Owns, source.Kind, GetInformer).
 //
 // The message names the resource and, for clientset reads, the lister to
-// use instead.
+// use instead: one the reporting controller holds.
 //
 // # Wrong
 //
@@ -91,6 +93,10 @@
 //     write instead of returning (the absence is the answer);
 //   - set-up code that runs before informers exist: functions that are not
 //     reachable from a worker loop or a Reconcile method;
+//   - a resource only another controller type of the package caches (a
+//     package with two controllers): this one has no lister to read
+//     through, and the other's informer may be filtered or fed by another
+//     factory (-listerbypass.all reports it as uncached);
 //   - resources the package does not cache: there is no lister to use
 //     (the flag -listerbypass.all reports every typed clientset read in a
 //     processing path, for controllers meant to read only from caches);

@@ -48,28 +48,29 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs)
 	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.SrcFuncs {
-		if !onPath[fn] {
+		own, ok := onPath[fn]
+		if !ok {
 			continue // set-up code, or not a controller at all
 		}
-		checkReads(pass, fn, caches, callers, all)
+		checkReads(pass, fn, own, caches, callers, all)
 	}
 	return nil, nil
 }
 
 // checkReads reports the reads of fn that bypass a cache.
-func checkReads(pass *analysis.Pass, fn *ssa.Function, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
+func checkReads(pass *analysis.Pass, fn *ssa.Function, own owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
 	defer crash.At(pass.Fset, fn.Pos())
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			r, ok := readOf(instr, caches)
-			if !ok || !(caches.cached(r) || all && r.kind == typedRead) {
+			c := caches.cachedFor(r, own, fn)
+			if !ok || !(c || all && r.kind == typedRead) {
 				continue
 			}
 			if deliberate(fn, r, callers) {
 				continue // read-modify-write, or a double-check of the cache
 			}
-			c := caches.cached(r)
-			d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, caches, c)}
+			d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, own, caches, c)}
 			if fix := listerFix(pass, fn, r, caches); fix != nil {
 				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 			}
@@ -79,7 +80,7 @@ func checkReads(pass *analysis.Pass, fn *ssa.Function, caches *caches, callers m
 }
 
 // message names the resource and the cache to read from instead.
-func message(fn *ssa.Function, r read, c *caches, isCached bool) string {
+func message(fn *ssa.Function, r read, own owners, c *caches, isCached bool) string {
 	switch r.kind {
 	case dynamicRead:
 		return fmt.Sprintf("dynamic client %s of %s goes to the API server on every sync, though the package's dynamic informer factory caches it: read through ForResource(...).Lister()", r.method, r.key)
@@ -90,16 +91,21 @@ func message(fn *ssa.Function, r read, c *caches, isCached bool) string {
 	if !isCached {
 		return fmt.Sprintf("clientset %s of %s in a processing path goes to the API server on every sync; the controller has no cache for %s", r.method, kind, kind)
 	}
-	return fmt.Sprintf("clientset %s of %s goes to the API server on every sync, though the controller caches %s: read through %s", r.method, kind, kind, listerName(fn, r, c))
+	return fmt.Sprintf("clientset %s of %s goes to the API server on every sync, though the controller caches %s: read through %s", r.method, kind, kind, listerName(fn, r, own, c))
 }
 
 // listerName says which cache to read from: a lister field of the
-// receiver, else any lister field of the package, else the factory.
-func listerName(fn *ssa.Function, r read, c *caches) string {
-	if f, recv := receiverField(fn, c.fields[r.key]); f != nil {
+// receiver, else one the controllers on fn's path reach (any of the
+// package's when a path has no controller type), else the factory.
+func listerName(fn *ssa.Function, r read, own owners, c *caches) string {
+	fs := c.fields[r.key]
+	if f, recv := receiverField(fn, fs); f != nil {
 		return recv + "." + accessor(f)
 	}
-	if fs := c.fields[r.key]; len(fs) > 0 {
+	if f := c.reachableField(fs, own, fn); f != nil {
+		return "the " + accessor(f) + " field's lister"
+	}
+	if len(fs) > 0 && own[nil] {
 		return "the " + accessor(fs[0]) + " field's lister"
 	}
 	return "a " + kube.Kind(r.object) + " lister from the package's informer factory"

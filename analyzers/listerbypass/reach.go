@@ -19,8 +19,61 @@ import (
 // retry.RetryOnConflict, retry.OnError and kubernetes'
 // controller.RecheckDeletionTimestamp are left out: a fresh read is what
 // they are for.
-func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool {
+//
+// It also says which controllers reach each function: the named receiver
+// types of the roots whose path it is on (nil for a root without one), so
+// that a read is measured against the caches of its own controller, not
+// another one's in the same package.
+func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]owners {
 	fieldFuncs := ssax.StoredFuncs(funcs)
+	roots := make(map[*types.TypeName][]*ssa.Function)
+	a := keyflow.New(pkg)
+	for _, it := range a.Gets(funcs) {
+		roots[ownerOf(it.Fn)] = append(roots[ownerOf(it.Fn)], it.Fn)
+	}
+	for _, fn := range funcs {
+		if m, ok := fn.Object().(*types.Func); ok && kube.IsReconcile(m) {
+			roots[ownerOf(fn)] = append(roots[ownerOf(fn)], fn)
+		}
+	}
+	reached := make(map[*ssa.Function]owners)
+	for owner, fns := range roots {
+		for fn := range reachFrom(pkg, fieldFuncs, fns) {
+			if reached[fn] == nil {
+				reached[fn] = make(owners)
+			}
+			reached[fn][owner] = true
+		}
+	}
+	return reached
+}
+
+// owners are the controller types whose processing path a function is on;
+// the nil key stands for a root that has no receiver type.
+type owners map[*types.TypeName]bool
+
+// ownerOf is the named receiver type of fn, or of the method a closure is
+// declared in; nil for a plain function.
+func ownerOf(fn *ssa.Function) *types.TypeName {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return nil
+	}
+	t := recv.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+// reachFrom returns roots and the package functions they reach.
+func reachFrom(pkg *ssa.Package, fieldFuncs map[*types.Var][]ssa.Value, roots []*ssa.Function) map[*ssa.Function]bool {
 	reached := make(map[*ssa.Function]bool)
 	var work []*ssa.Function
 	add := func(fn *ssa.Function) {
@@ -29,14 +82,8 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]bool 
 			work = append(work, fn)
 		}
 	}
-	a := keyflow.New(pkg)
-	for _, it := range a.Gets(funcs) {
-		add(it.Fn)
-	}
-	for _, fn := range funcs {
-		if m, ok := fn.Object().(*types.Func); ok && kube.IsReconcile(m) {
-			add(fn)
-		}
+	for _, fn := range roots {
+		add(fn)
 	}
 	for len(work) > 0 {
 		fn := work[len(work)-1]

@@ -106,3 +106,40 @@ func (c *caches) cached(r read) bool {
 	}
 	return false
 }
+
+// cachedFor reports whether the controllers in own keep the read's
+// resource in a cache they can reach. A lister field of another controller
+// type of the package does not count: that controller's informer may be
+// filtered, or fed by another factory in another process, and this one has
+// nothing to read through. Reads on the path of a root without a receiver
+// type, and resources the package caches only through its informer
+// factory, are measured against the package as a whole.
+func (c *caches) cachedFor(r read, own owners, fn *ssa.Function) bool {
+	fs := c.fields[r.key]
+	if r.kind != typedRead || own[nil] || len(fs) == 0 {
+		return c.cached(r)
+	}
+	return c.reachableField(fs, own, fn) != nil
+}
+
+// reachableField returns the first of fs that one of own, or fn's receiver,
+// holds (in a field, or a structure of the package it holds), or nil.
+func (c *caches) reachableField(fs []*types.Var, own owners, fn *ssa.Function) *types.Var {
+	holders := make([]*types.TypeName, 0, len(own)+1)
+	if o := ownerOf(fn); o != nil {
+		holders = append(holders, o)
+	}
+	for o := range own {
+		if o != nil {
+			holders = append(holders, o)
+		}
+	}
+	for _, f := range fs {
+		for _, o := range holders {
+			if c.holds(o)[f] {
+				return f
+			}
+		}
+	}
+	return nil
+}

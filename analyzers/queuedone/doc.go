@@ -76,7 +76,12 @@
 //     channel (also in one branch of a select), stored in a map or a
 //     structure, alone or packed in a value appended to a batch, or returned
 //     to the caller (a queue adapter's Get);
-//   - controller-runtime reconcilers: the framework's worker calls Done.
+//   - controller-runtime reconcilers: the framework's worker calls Done;
+//   - a queue the function builds and keeps to itself (a test that adds a
+//     key and takes one item to assert on it): nothing else can take from
+//     it or wait on the key. Once the queue is stored, passed, returned,
+//     captured by a closure (a worker goroutine) or drained with
+//     ShutDownWithDrain, its keys are checked.
 //
 // A helper that marks the key Done on some of its paths only is blamed at
 // its unmarked returns when its caller does not mark the key afterwards.

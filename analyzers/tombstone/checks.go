@@ -198,7 +198,7 @@ func (c *checker) summarize(t target) bool {
 		return false
 	}
 	c.summary[t] = summaryInProgress
-	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}}, c.settles)
+	f := solve(t.fn, mayBeTombstone, []key{{t.fn.Params[t.param], -1}}, c.hooks())
 	res := false
 	for _, b := range t.fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -294,7 +294,7 @@ func (c *checker) checkOptionalObj(fn *ssa.Function) {
 	if len(seeds) == 0 {
 		return
 	}
-	f := solve(fn, mayBeNil, seeds, nil)
+	f := solve(fn, mayBeNil, seeds, hooks{})
 	f.walk(func(instr ssa.Instruction, st state) {
 		c.checkNilUse(f, instr, st, origin{}, nilOptional)
 	})

@@ -128,6 +128,11 @@
 //     the assertion, and an assertion after the object went through a
 //     package helper that checks for tombstones (`if isTombstone(obj)
 //     { return }`) or through code the analyzer cannot see;
+//   - what follows a package predicate that gives one fixed answer for a
+//     tombstone, on the branch of the other answer (`if !c.canProcess(obj)
+//     { return }`, where canProcess returns false when its assertion
+//     fails): no tombstone gets there, and the drop is reported once, at
+//     the predicate's assertion;
 //   - a FilterFunc that filters tombstones out when the handler it guards
 //     has no DeleteFunc (nothing is lost); its panics are still reported;
 //   - DeletionHandlingMetaNamespaceKeyFunc, DeletionHandlingObjectToName,

@@ -43,10 +43,21 @@ type flow struct {
 	// tracked value (a helper that unwraps or filters tombstones): the
 	// value is no longer tracked after it.
 	settles func(f *flow, instr ssa.Instruction, v ssa.Value) bool
+	// guard, if set, recognises a call of a package helper that returns a
+	// fixed answer whenever v, its tracked argument, is a tombstone (`if
+	// !c.canProcess(obj) { return }`): on the branch of the other answer v
+	// is the real object.
+	guard func(call *ssa.Call) (v ssa.Value, answer bool, ok bool)
 }
 
-func solve(fn *ssa.Function, m mode, seeds []key, settles func(*flow, ssa.Instruction, ssa.Value) bool) *flow {
-	f := &flow{fn: fn, mode: m, in: make(map[*ssa.BasicBlock]state), all: make(state), settles: settles}
+// hooks are what a flow asks its analysis about calls (both may be nil).
+type hooks struct {
+	settles func(f *flow, instr ssa.Instruction, v ssa.Value) bool
+	guard   func(call *ssa.Call) (v ssa.Value, answer bool, ok bool)
+}
+
+func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
+	f := &flow{fn: fn, mode: m, in: make(map[*ssa.BasicBlock]state), all: make(state), settles: h.settles, guard: h.guard}
 	if len(fn.Blocks) == 0 {
 		return f
 	}
@@ -149,6 +160,23 @@ func (f *flow) tracked(v ssa.Value, st state) bool {
 	return st[keyOf(v)]
 }
 
+// edgeOut is the state on the edge from b to its successor s.
+func (f *flow) edgeOut(b, s *ssa.BasicBlock) state {
+	st, reached := f.in[b]
+	if !reached {
+		return state{}
+	}
+	st = st.clone()
+	f.transfer(b, st)
+	for i, succ := range b.Succs {
+		if succ == s {
+			f.clean(b, i, st)
+			break
+		}
+	}
+	return st
+}
+
 // clean removes, on successor edge i of b, the values that the branch at
 // the end of b proves to be the real object.
 func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
@@ -164,6 +192,15 @@ func (f *flow) clean(b *ssa.BasicBlock, i int, st state) {
 		cond, i = u.X, 1-i
 	}
 	switch c := cond.(type) {
+	case *ssa.Call:
+		if f.guard == nil || f.mode != mayBeTombstone {
+			return
+		}
+		// A tombstone answers the guard with answer: on the edge of the
+		// other answer (edge 0 is true) the argument is the real object.
+		if v, answer, ok := f.guard(c); ok && f.tracked(v, st) && (i == 0) != answer {
+			delete(st, keyOf(v))
+		}
 	case *ssa.Extract:
 		ta, ok := c.Tuple.(*ssa.TypeAssert)
 		if !ok || c.Index != 1 || f.mode != mayBeTombstone || !f.tracked(ta.X, st) {

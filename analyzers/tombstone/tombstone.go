@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 		reported: make(map[string]bool),
 		done:     make(map[target]bool),
 		summary:  make(map[target]summaryState),
+		answers:  make(map[target]answerState),
 	}
 	if obj, ok := cachePkg.Scope().Lookup("DeletedFinalStateUnknown").(*types.TypeName); ok {
 		c.tombstoneType = obj.Type()
@@ -100,6 +101,7 @@ type checker struct {
 	reported      map[string]bool
 	done          map[target]bool
 	summary       map[target]summaryState // memoises summarize
+	answers       map[target]answerState  // memoises tombstoneAnswer
 	// funcs are the package's source functions; gets the work-queue Gets
 	// in them and fieldFuncs the funcs stored in fields, found once when a
 	// drop is checked for loss (missing.go).
@@ -115,7 +117,7 @@ func (c *checker) visit(t target, o origin) {
 		return
 	}
 	c.done[t] = true
-	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}}, c.settles)
+	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}}, c.hooks())
 	f.walk(func(instr ssa.Instruction, st state) {
 		switch t.mode {
 		case mayBeTombstone:

@@ -1,0 +1,83 @@
+package queuedone
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
+
+// privateQueue reports whether it's queue is one its own function builds
+// and keeps to itself: it is not stored, passed, returned, captured or
+// drained. A key left in processing there is waited on by nobody — the
+// shape of a test that takes one item to assert on it — while any of
+// those uses can put a worker, or ShutDownWithDrain, behind the queue.
+func privateQueue(it *keyflow.Item) bool {
+	common := it.Get.Common()
+	recv := common.Value
+	if !common.IsInvoke() {
+		recv = common.Args[0]
+	}
+	origin, ok := ssax.Unconvert(recv).(*ssa.Call)
+	if !ok || origin.Parent() != it.Fn || !isQueueConstructor(origin.Common()) {
+		return false
+	}
+	seen := map[ssa.Value]bool{origin: true}
+	work := []ssa.Value{origin}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, ref := range *v.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.DebugRef:
+			case *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Phi:
+				if w := r.(ssa.Value); !seen[w] {
+					seen[w] = true
+					work = append(work, w)
+				}
+			case ssa.CallInstruction:
+				if !onlyReceiver(r.Common(), v) {
+					return false
+				}
+			default:
+				return false // stored, returned, compared, captured: it may escape
+			}
+		}
+	}
+	return true
+}
+
+// onlyReceiver reports whether the call is a queue method other than
+// ShutDownWithDrain, and v appears in it as the receiver only.
+func onlyReceiver(common *ssa.CallCommon, v ssa.Value) bool {
+	_, method, args, ok := keyflow.QueueOp(common)
+	if !ok || method == "ShutDownWithDrain" {
+		return false
+	}
+	if common.IsInvoke() && common.Value != v {
+		return false
+	}
+	for _, a := range args {
+		if a == v {
+			return false
+		}
+	}
+	return true
+}
+
+func isQueueConstructor(common *ssa.CallCommon) bool {
+	fn := ssax.Callee(common)
+	if fn == nil || fn.Pkg() == nil || common.IsInvoke() {
+		return false
+	}
+	if p := fn.Pkg().Path(); p != kube.WorkqueuePkg && p != kube.CRPriorityPkg {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Recv() != nil || sig.Results().Len() != 1 {
+		return false
+	}
+	_, ok := kube.QueueOf(sig.Results().At(0).Type())
+	return ok
+}
