@@ -67,7 +67,8 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 // assertion deals with tombstones: it asserts to DeletedFinalStateUnknown,
 // calls a deletion-handling key function, or hands the object to code we
 // cannot see (which may unwrap it; staying silent there is the price of
-// precision).
+// precision). Loggers, formatters and metrics of the libraries
+// (kube.IsInert) are seen: they cannot unwrap it.
 func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
 	var from *ssa.BasicBlock
 	okUsed := false
@@ -138,6 +139,9 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 				}
 				continue
 			}
+			if kube.IsInert(ssax.Callee(common)) {
+				continue // a logger, formatter or metric: it only describes the object
+			}
 			if callee, offset := c.localCallee(common); callee != nil {
 				if c.summarize(target{callee, i + offset, mayBeTombstone}) {
 					return true
@@ -153,7 +157,8 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 // settles reports whether a call may have dealt with a possible tombstone
 // in v: a package helper that considers tombstones (it may unwrap or filter
 // them, as in `if isTombstone(obj) { return }`), or code we cannot see.
-// Past such a call the value is not tracked, so what follows is not
+// A library call that only describes the value (kube.IsInert) deals with
+// nothing. Past such a call the value is not tracked, so what follows is not
 // reported: precision over recall. The deletion-handling key functions do
 // not settle: they extract a key and leave the object as it was.
 func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
@@ -161,7 +166,7 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 		return false
 	}
 	common := instr.(ssa.CallInstruction).Common()
-	if _, known := tombstoneFuncOf(ssax.Callee(common)); known {
+	if _, known := tombstoneFuncOf(ssax.Callee(common)); known || kube.IsInert(ssax.Callee(common)) {
 		return false
 	}
 	if callee, offset := c.localCallee(common); callee != nil {

@@ -28,7 +28,12 @@
 //
 //   - an unchecked type assertion of the object to anything but the tombstone;
 //   - a comma-ok assertion whose failure path never considers
-//     DeletedFinalStateUnknown, and a type switch with no case for it;
+//     DeletedFinalStateUnknown, and a type switch with no case for it, also
+//     when that path hands the object to a library function that only
+//     describes it: the loggers of klog, logr, zap and log/slog, fmt's
+//     print, format and error functions, log's print functions,
+//     utilruntime.HandleError, reflect.TypeOf and prometheus metrics, none
+//     of which can unwrap a tombstone;
 //   - cache.MetaNamespaceKeyFunc, cache.ObjectToName and meta.Accessor on the
 //     object, which return an error for a tombstone;
 //   - an assertion to *cache.DeletedFinalStateUnknown, which never succeeds;
@@ -59,6 +64,12 @@
 //	DeleteFunc: func(d cache.DeletedObject[*v1.Pod]) {
 //		c.queue.Add(d.OptionalObj.Namespace + "/" + d.OptionalObj.Name) // nil
 //	},
+//
+//	pod, ok := obj.(*v1.Pod)
+//	if !ok { // a tombstone is logged, and the deletion dropped
+//		logger.Error("unexpected object", zap.Any("object", obj))
+//		return
+//	}
 //
 // # Right
 //
@@ -123,7 +134,8 @@
 //     assertions whose failure path unwraps the tombstone, calls a
 //     deletion-handling key function or passes the object to code the
 //     analyzer cannot see (another package, an interface method, a func
-//     stored in a field), which may unwrap it;
+//     stored in a field), which may unwrap it; a package helper that logs
+//     the object and also hands it on is such code, whatever its name;
 //   - an explicit tombstone check that returns or reassigns the object before
 //     the assertion, and an assertion after the object went through a
 //     package helper that checks for tombstones (`if isTombstone(obj)

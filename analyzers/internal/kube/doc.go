@@ -2,7 +2,8 @@
 // controller-runtime APIs that two or more analyzers need, so that none
 // re-derives it: the package paths, and how to recognise clients, listers,
 // informers, work queues, API objects and their scopes, ownership and the
-// informer stores.
+// informer stores, and the library functions that only describe the values
+// they are given (loggers, formatters, metrics: IsInert).
 //
 // Knowledge that only one analyzer uses lives in that analyzer's package
 // (tombstone's event handlers, cachesync's informer factories and waits,

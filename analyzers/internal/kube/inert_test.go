@@ -1,0 +1,119 @@
+package kube
+
+import (
+	"go/types"
+	"strings"
+	"testing"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
+)
+
+// inertPkgs are the packages of the inert table the fixture modules
+// resolve: zap and prometheus come in through controller-runtime.
+var inertPkgs = []string{
+	"fmt", "log", "reflect", "log/slog", "k8s.io/klog/v2", "github.com/go-logr/logr",
+	"go.uber.org/zap", "github.com/prometheus/client_golang/prometheus", UtilRuntimePkg,
+}
+
+// TestInertTable: every entry names a function or method that exists in the
+// library as the fixtures build it (a misspelt entry would silently match
+// nothing), except for klog v1, which no fixture requires, and functions
+// newer than the legacy fixture's libraries.
+func TestInertTable(t *testing.T) {
+	for _, mod := range []string{"current", "legacy"} {
+		pkgs := fixture.Types(t, mod, inertPkgs...)
+		for key := range inert {
+			path, recv, name := splitKey(key)
+			pkg := pkgs[path]
+			if pkg == nil {
+				if path != "k8s.io/klog" {
+					t.Errorf("%s: %s: package not loaded", mod, key)
+				}
+				continue
+			}
+			if fn := lookupFunc(pkg, recv, name); fn == nil {
+				if !(mod == "legacy" && newerThanLegacy(key)) {
+					t.Errorf("%s: %s names no function", mod, key)
+				}
+			} else if !IsInert(fn) {
+				t.Errorf("%s: IsInert(%s) = false", mod, key)
+			}
+		}
+	}
+}
+
+// TestIsInert: calls that act, and wrappers of the analysed code, are not
+// inert even where they sit beside the inert ones.
+func TestIsInert(t *testing.T) {
+	pkgs := fixture.Types(t, "current", append(inertPkgs, "os", CachePkg)...)
+	for _, tc := range []struct {
+		path, recv, name string
+		want             bool
+	}{
+		{"k8s.io/klog/v2", "", "InfoS", true},
+		{"k8s.io/klog/v2", "Verbose", "Infof", true},
+		{"github.com/go-logr/logr", "Logger", "WithValues", true},
+		{"go.uber.org/zap", "SugaredLogger", "Errorw", true},
+		{"go.uber.org/zap", "", "Any", true},
+		{"github.com/prometheus/client_golang/prometheus", "Counter", "Inc", true},
+		{"k8s.io/klog/v2", "", "Fatalf", false},
+		{"k8s.io/klog/v2", "", "Flush", false},
+		{"log", "", "Panicf", false},
+		{"log/slog", "", "SetDefault", false},
+		{"go.uber.org/zap", "Logger", "DPanic", false},
+		{"go.uber.org/zap", "Logger", "Fatal", false},
+		{"go.uber.org/zap", "", "ReplaceGlobals", false},
+		{"github.com/go-logr/logr", "Logger", "GetSink", false},
+		{UtilRuntimePkg, "", "HandleCrash", false},
+		{"fmt", "", "Fprintf", false},
+		{"os", "", "Exit", false},
+		{CachePkg, "", "DeletionHandlingMetaNamespaceKeyFunc", false},
+	} {
+		fn := lookupFunc(pkgs[tc.path], tc.recv, tc.name)
+		if fn == nil {
+			t.Fatalf("%s.%s.%s not found", tc.path, tc.recv, tc.name)
+		}
+		if got := IsInert(fn); got != tc.want {
+			t.Errorf("IsInert(%s.%s.%s) = %v, want %v", tc.path, tc.recv, tc.name, got, tc.want)
+		}
+	}
+	// A function of the analysed code with a logger's name is not inert.
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(), types.NewTuple(), false)
+	own := types.NewFunc(0, types.NewPackage("example.com/controller/log", "log"), "Printf", sig)
+	if IsInert(own) || IsInert(nil) {
+		t.Errorf("a function outside the table is inert")
+	}
+}
+
+// newerThanLegacy: entries added to their libraries after the legacy
+// fixture's versions (apimachinery v0.30).
+func newerThanLegacy(key string) bool {
+	return strings.HasPrefix(key, UtilRuntimePkg+"..HandleErrorWith")
+}
+
+func splitKey(key string) (path, recv, name string) {
+	i := strings.LastIndex(key, ".")
+	j := strings.LastIndex(key[:i], ".")
+	return key[:j], key[j+1 : i], key[i+1:]
+}
+
+// lookupFunc finds pkg's function name, or the method name of its type recv.
+func lookupFunc(pkg *types.Package, recv, name string) *types.Func {
+	if pkg == nil {
+		return nil
+	}
+	if recv == "" {
+		fn, _ := pkg.Scope().Lookup(name).(*types.Func)
+		return fn
+	}
+	tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName)
+	if !ok {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, name)
+	if _, isIface := tn.Type().Underlying().(*types.Interface); isIface {
+		obj, _, _ = types.LookupFieldOrMethod(tn.Type(), true, pkg, name)
+	}
+	fn, _ := obj.(*types.Func)
+	return fn
+}
