@@ -2,12 +2,12 @@
 // controller-runtime APIs that two or more analyzers need, so that none
 // re-derives it: the package paths, and how to recognise clients, listers,
 // informers, work queues, API objects and their scopes, ownership and the
-// informer stores, and the library functions that only describe the values
-// they are given (loggers, formatters, metrics: IsInert).
+// informer stores.
 //
 // Knowledge that only one analyzer uses lives in that analyzer's package
 // (tombstone's event handlers, cachesync's informer factories and waits,
-// statusupdate's status subresources, requeueerr's Reconcile results and
+// statusupdate's status subresources, the library calls that only
+// describe a value (tombstone's isInert), requeueerr's Reconcile results and
 // error functions, cachemutation's object setters): when a second analyzer
 // needs it, it moves here.
 //

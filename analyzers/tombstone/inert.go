@@ -1,8 +1,12 @@
-package kube
+package tombstone
 
-import "go/types"
+import (
+	"go/types"
 
-// inert lists library functions and methods that only describe the values
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+)
+
+// inertFuncs lists library functions and methods that only describe the values
 // they are given — log them, format them into strings or errors, count them
 // in a metric, name their type — as "path.Recv.Name" (Recv empty for a
 // function; the named type of a method's receiver, pointer or not, or of the
@@ -16,7 +20,7 @@ import "go/types"
 // and zap.ReplaceGlobals change global state, a logr sink may be anything.
 // A wrapper in the analysed code is never inert by name: it may log and do
 // something else too.
-var inert = setOf(
+var inertFuncs = setOf(
 	// fmt: the print, format and error families (not Fprint: the writer
 	// is the caller's).
 	"fmt..Print", "fmt..Printf", "fmt..Println",
@@ -37,7 +41,7 @@ var inert = setOf(
 	"log/slog..Any", "log/slog..String", "log/slog..Int", "log/slog..Int64", "log/slog..Bool", "log/slog..Group",
 	// k8s.io/apimachinery/pkg/util/runtime: report an error the caller
 	// cannot return (HandleCrash is not: it re-panics).
-	UtilRuntimePkg+"..HandleError", UtilRuntimePkg+"..HandleErrorWithContext", UtilRuntimePkg+"..HandleErrorWithLogger",
+	kube.UtilRuntimePkg+"..HandleError", kube.UtilRuntimePkg+"..HandleErrorWithContext", kube.UtilRuntimePkg+"..HandleErrorWithLogger",
 	// github.com/go-logr/logr, also klog.Logger (an alias).
 	"github.com/go-logr/logr.Logger.Info", "github.com/go-logr/logr.Logger.Error",
 	"github.com/go-logr/logr.Logger.V", "github.com/go-logr/logr.Logger.WithValues",
@@ -92,7 +96,7 @@ var klogInert = []string{
 func init() {
 	for _, path := range []string{"k8s.io/klog/v2", "k8s.io/klog"} {
 		for _, name := range klogInert {
-			inert[path+"."+name] = true
+			inertFuncs[path+"."+name] = true
 		}
 	}
 }
@@ -105,17 +109,17 @@ func setOf(keys ...string) map[string]bool {
 	return m
 }
 
-// IsInert reports whether fn is a library function or method that only
+// isInert reports whether fn is a library function or method that only
 // describes its arguments (logs, formats, counts them): passing a value to
 // it neither changes, unwraps, retains nor acts on the value. Unknown
 // functions, and every function of the analysed code, are not inert.
-func IsInert(fn *types.Func) bool {
+func isInert(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
 	recv := ""
 	if r := fn.Signature().Recv(); r != nil {
-		_, recv = PathName(r.Type())
+		_, recv = kube.PathName(r.Type())
 	}
-	return inert[fn.Pkg().Path()+"."+recv+"."+fn.Name()]
+	return inertFuncs[fn.Pkg().Path()+"."+recv+"."+fn.Name()]
 }

@@ -1,4 +1,4 @@
-package kube
+package tombstone
 
 import (
 	"go/types"
@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // inertPkgs are the packages of the inert table the fixture modules
 // resolve: zap and prometheus come in through controller-runtime.
 var inertPkgs = []string{
 	"fmt", "log", "reflect", "log/slog", "k8s.io/klog/v2", "github.com/go-logr/logr",
-	"go.uber.org/zap", "github.com/prometheus/client_golang/prometheus", UtilRuntimePkg,
+	"go.uber.org/zap", "github.com/prometheus/client_golang/prometheus", kube.UtilRuntimePkg,
 }
 
 // TestInertTable: every entry names a function or method that exists in the
@@ -22,7 +23,7 @@ var inertPkgs = []string{
 func TestInertTable(t *testing.T) {
 	for _, mod := range []string{"current", "legacy"} {
 		pkgs := fixture.Types(t, mod, inertPkgs...)
-		for key := range inert {
+		for key := range inertFuncs {
 			path, recv, name := splitKey(key)
 			pkg := pkgs[path]
 			if pkg == nil {
@@ -35,8 +36,8 @@ func TestInertTable(t *testing.T) {
 				if !(mod == "legacy" && newerThanLegacy(key)) {
 					t.Errorf("%s: %s names no function", mod, key)
 				}
-			} else if !IsInert(fn) {
-				t.Errorf("%s: IsInert(%s) = false", mod, key)
+			} else if !isInert(fn) {
+				t.Errorf("%s: isInert(%s) = false", mod, key)
 			}
 		}
 	}
@@ -45,7 +46,7 @@ func TestInertTable(t *testing.T) {
 // TestIsInert: calls that act, and wrappers of the analysed code, are not
 // inert even where they sit beside the inert ones.
 func TestIsInert(t *testing.T) {
-	pkgs := fixture.Types(t, "current", append(inertPkgs, "os", CachePkg)...)
+	pkgs := fixture.Types(t, "current", append(inertPkgs, "os", kube.CachePkg)...)
 	for _, tc := range []struct {
 		path, recv, name string
 		want             bool
@@ -64,23 +65,23 @@ func TestIsInert(t *testing.T) {
 		{"go.uber.org/zap", "Logger", "Fatal", false},
 		{"go.uber.org/zap", "", "ReplaceGlobals", false},
 		{"github.com/go-logr/logr", "Logger", "GetSink", false},
-		{UtilRuntimePkg, "", "HandleCrash", false},
+		{kube.UtilRuntimePkg, "", "HandleCrash", false},
 		{"fmt", "", "Fprintf", false},
 		{"os", "", "Exit", false},
-		{CachePkg, "", "DeletionHandlingMetaNamespaceKeyFunc", false},
+		{kube.CachePkg, "", "DeletionHandlingMetaNamespaceKeyFunc", false},
 	} {
 		fn := lookupFunc(pkgs[tc.path], tc.recv, tc.name)
 		if fn == nil {
 			t.Fatalf("%s.%s.%s not found", tc.path, tc.recv, tc.name)
 		}
-		if got := IsInert(fn); got != tc.want {
-			t.Errorf("IsInert(%s.%s.%s) = %v, want %v", tc.path, tc.recv, tc.name, got, tc.want)
+		if got := isInert(fn); got != tc.want {
+			t.Errorf("isInert(%s.%s.%s) = %v, want %v", tc.path, tc.recv, tc.name, got, tc.want)
 		}
 	}
 	// A function of the analysed code with a logger's name is not inert.
 	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(), types.NewTuple(), false)
 	own := types.NewFunc(0, types.NewPackage("example.com/controller/log", "log"), "Printf", sig)
-	if IsInert(own) || IsInert(nil) {
+	if isInert(own) || isInert(nil) {
 		t.Errorf("a function outside the table is inert")
 	}
 }
@@ -88,7 +89,7 @@ func TestIsInert(t *testing.T) {
 // newerThanLegacy: entries added to their libraries after the legacy
 // fixture's versions (apimachinery v0.30).
 func newerThanLegacy(key string) bool {
-	return strings.HasPrefix(key, UtilRuntimePkg+"..HandleErrorWith")
+	return strings.HasPrefix(key, kube.UtilRuntimePkg+"..HandleErrorWith")
 }
 
 func splitKey(key string) (path, recv, name string) {
