@@ -40,9 +40,21 @@ func isVetInvocation(args []string) bool {
 // -flags lists them), checked by the rule every front end shares.
 func runVet(args []string, all []*analysis.Analyzer) {
 	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
-		if _, err := readVetConfig(args[len(args)-1]); err != nil {
+		cfg, err := readVetConfig(args[len(args)-1])
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "ctrllint: %v\n", err)
 			os.Exit(exitError)
+		}
+		if cfg.VetxOnly && !vetUnitLocal(cfg) {
+			// go vet asks for the facts of every dependency, since the
+			// analyzers declare some; the analyzers give facts only for
+			// packages of the modules being analysed (summary.Local), so
+			// the others need not be type-checked at all.
+			if err := writeNoFacts(cfg.VetxOutput); err != nil {
+				fmt.Fprintf(os.Stderr, "ctrllint: %v\n", err)
+				os.Exit(exitError)
+			}
+			os.Exit(0)
 		}
 	}
 	sel := &vetSelection{all: all}
@@ -130,4 +142,28 @@ func parseVetConfig(data []byte) (*unitchecker.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// vetUnitLocal reports whether the unit go vet describes belongs to a
+// module being analysed (a main or workspace module, at no version): the
+// rule of analyzers/internal/summary.Local, on go vet's description of
+// the module (Module from go1.27, ModulePath and ModuleVersion before).
+func vetUnitLocal(cfg *unitchecker.Config) bool {
+	path, version := cfg.ModulePath, cfg.ModuleVersion
+	if cfg.Module != nil {
+		path, version = cfg.Module.Path, cfg.Module.Version
+	}
+	return path != "" && version == ""
+}
+
+// writeNoFacts writes an empty facts file, which go vet's importers read
+// as a package with no facts.
+func writeNoFacts(name string) error {
+	if name == "" {
+		return nil
+	}
+	if err := os.WriteFile(name, nil, 0o666); err != nil {
+		return fmt.Errorf("writing go vet's facts file: %v", err)
+	}
+	return nil
 }

@@ -1,0 +1,69 @@
+// Package summary is what ctrllint's analyzers share about summaries that
+// cross package boundaries: analysis facts about the functions, methods
+// and types of one package, exported when it is analysed and imported by
+// the packages that call it.
+//
+// Summaries are computed only for the packages of the modules being
+// analysed (Local). A dependency from another module stays what its export
+// data says: the libraries a controller uses are known by name
+// (analyzers/internal/kube), and analysing every dependency from source
+// would multiply a run's cost. The rule is the same under every driver:
+// ctrllint's own analyses those packages from source in dependency order,
+// go vet asks the vettool for their facts (cmd/ctrllint skips the others
+// without type-checking them), and the checker, golangci-lint and nogo run
+// the analyzers on every dependency, where Local says to do nothing.
+//
+// An imported summary may only add to what an analyzer knows: a callee
+// without one is treated as before summaries existed (unknown code that
+// may do anything harmless), so a missing fact can cost a finding, never
+// make one.
+package summary
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Local reports whether the summaries of pass's package are computed and
+// exported: it belongs to a main or workspace module (one at no version;
+// a module replaced by a directory keeps its required version and is a
+// dependency). A driver that says nothing of modules (nogo) gets
+// summaries for every package outside the standard library and the
+// Kubernetes libraries.
+func Local(pass *analysis.Pass) bool {
+	m := pass.Module
+	if m == nil {
+		first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+		return strings.Contains(first, ".") && !Library(pass)
+	}
+	return m.Path != "" && m.Version == ""
+}
+
+// libraries are the modules whose behaviour ctrllint's analyzers know by
+// name: client-go, apimachinery, the API types and controller-runtime.
+var libraries = []string{"k8s.io/client-go", "k8s.io/apimachinery", "k8s.io/api", "sigs.k8s.io/controller-runtime"}
+
+// Library reports whether pass's package belongs to one of the Kubernetes
+// libraries the analyzers know by name, as a dependency at a version (or,
+// when the driver says nothing of modules, by its path). Drivers that run
+// the analyzers on every dependency for their facts (the checker,
+// golangci-lint, nogo) reach these packages, where no analyzer has
+// anything to find or to summarise; analysed as a module of their own
+// (client-go's own repository, the corpus' controller-runtime), they are
+// not a library here.
+func Library(pass *analysis.Pass) bool {
+	mod := ""
+	if m := pass.Module; m != nil {
+		if m.Version == "" {
+			return false
+		}
+		mod = m.Path
+	}
+	for _, lib := range libraries {
+		if mod == lib || mod == "" && (pass.Pkg.Path() == lib || strings.HasPrefix(pass.Pkg.Path(), lib+"/")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package driver_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
+)
+
+// A module whose findings in top need the summaries of mid and low: top
+// calls mid.M, which calls low.L, which calls bad. low has an in-package
+// test; other is not below top.
+var factsModule = map[string]string{
+	"low/low.go":      "package low\n\nfunc bad() {}\n\nfunc L() { bad() }\n\nfunc Clean() {}\n",
+	"low/low_test.go": "package low\n\nfunc T() { L() }\n",
+	"mid/mid.go":      "package mid\n\nimport \"example.com/m/low\"\n\nfunc M() { low.L() }\n\nfunc N() { low.Clean() }\n",
+	"top/top.go":      "package top\n\nimport \"example.com/m/mid\"\n\nfunc Top() {\n\tmid.M()\n\tmid.N()\n}\n",
+	"top/top_test.go": "package top_test\n\nimport \"example.com/m/mid\"\n\nfunc X() { mid.M() }\n",
+	"other/other.go":  "package other\n\nfunc bad() {}\n\nfunc O() { bad() }\n",
+}
+
+var (
+	wantTop = []string{
+		"top/top.go:1:9-1:9: sees facts of low, mid (callsbad)",
+		"top/top.go:6:2-6:2: mid.M calls bad (low.L→bad) (callsbad)",
+	}
+	wantTopTest = "top/top_test.go:5:12-5:12: mid.M calls bad (low.L→bad) (callsbad)"
+	wantMid     = []string{
+		"mid/mid.go:1:9-1:9: sees facts of low (callsbad)",
+		"mid/mid.go:5:12-5:12: low.L calls bad (bad) (callsbad)",
+	}
+)
+
+// Facts reach a package from the packages of the analysed module below
+// it, in the run or not: analysed from source in dependency order, for
+// their facts only when the patterns do not name them.
+func TestFactsAcrossPackages(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, factsModule)
+	for _, tc := range []struct {
+		name     string
+		patterns []string
+		tests    bool
+		want     []string
+	}{
+		{"top only", []string{"./top"}, false, wantTop},
+		{"top with tests", []string{"./top"}, true, append(slices.Clone(wantTop), wantTopTest)},
+		{"all", []string{"./..."}, true, append(append(slices.Clone(wantMid), wantTop...), wantTopTest)},
+		{"mid and top", []string{"./mid", "./top"}, false, append(slices.Clone(wantMid), wantTop...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := analyze(t, dir, driver.Config{Patterns: tc.patterns, Tests: tc.tests, Analyzers: []*analysis.Analyzer{testanalyzers.CallsBad}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := lines(dir, res.Findings); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// The editor's path (Load, then Run) passes facts among the packages it
+// loaded, as Analyze does.
+func TestFactsAcrossPackagesLoadAndRun(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, factsModule)
+	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.CallsBad}}
+	pkgs, err := driver.Load(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := driver.Run(cfg, pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(wantMid), wantTop...)
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// A package's cached findings change when a summary below it does, and a
+// package analysed again gets the facts of unchanged packages below it.
+func TestResultCacheFollowsFacts(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, factsModule)
+	cfg := driver.Config{Patterns: []string{"./top"}, Analyzers: []*analysis.Analyzer{testanalyzers.CallsBad}, CacheDir: t.TempDir()}
+	run := func(what string, want []string) {
+		t.Helper()
+		res, err := analyze(t, dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+			t.Errorf("%s: got %q\nwant %q", what, got, want)
+		}
+	}
+	run("first run", wantTop)
+	run("cached run", wantTop)
+
+	// top changes alone: analysed again, it still sees what low and mid
+	// say, though neither changed.
+	write(t, dir, "top/top.go", "package top\n\nimport \"example.com/m/mid\"\n\n// Top calls M.\nfunc Top() {\n\tmid.M()\n\tmid.N()\n}\n")
+	run("after editing top", []string{wantTop[0], "top/top.go:7:2-7:2: mid.M calls bad (low.L→bad) (callsbad)"})
+
+	// low's L no longer calls bad: nothing in top changed, but its
+	// finding goes.
+	write(t, dir, "low/low.go", "package low\n\nfunc bad() {}\n\nfunc L() {}\n\nfunc Clean() {}\n")
+	run("after editing low", []string{wantTop[0]})
+
+	// And comes back with it.
+	write(t, dir, "low/low.go", factsModule["low/low.go"])
+	run("after restoring low", []string{wantTop[0], "top/top.go:7:2-7:2: mid.M calls bad (low.L→bad) (callsbad)"})
+}
