@@ -46,15 +46,12 @@ func runVet(args []string, all []*analysis.Analyzer) {
 			os.Exit(exitError)
 		}
 		if cfg.VetxOnly && !vetUnitLocal(cfg) {
-			// go vet asks for the facts of every dependency, since the
-			// analyzers declare some; the analyzers give facts only for
-			// packages of the modules being analysed (summary.Local), so
-			// the others need not be type-checked at all.
-			if err := writeNoFacts(cfg.VetxOutput); err != nil {
-				fmt.Fprintf(os.Stderr, "ctrllint: %v\n", err)
-				os.Exit(exitError)
-			}
-			os.Exit(0)
+			// go vet asks for every dependency's types and facts. The
+			// analyzers summarise only packages of the modules being
+			// analysed (summary.Local), so here the types are all there is
+			// to give: with no fact types, unitchecker runs no analyzer
+			// on the unit, and nothing they require.
+			all = withoutFacts(all)
 		}
 	}
 	sel := &vetSelection{all: all}
@@ -156,14 +153,30 @@ func vetUnitLocal(cfg *unitchecker.Config) bool {
 	return path != "" && version == ""
 }
 
-// writeNoFacts writes an empty facts file, which go vet's importers read
-// as a package with no facts.
-func writeNoFacts(name string) error {
-	if name == "" {
-		return nil
+// withoutFacts returns copies of analyzers, and of everything they
+// require, that declare no fact types: unitchecker runs none of them on a
+// unit it analyses only for facts. Names and flags are the originals', so
+// go vet's flags still parse.
+func withoutFacts(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
+	var strip func(a *analysis.Analyzer) *analysis.Analyzer
+	strip = func(a *analysis.Analyzer) *analysis.Analyzer {
+		if c, ok := copies[a]; ok {
+			return c
+		}
+		c := new(analysis.Analyzer)
+		*c = *a
+		copies[a] = c
+		c.FactTypes = nil
+		c.Requires = make([]*analysis.Analyzer, len(a.Requires))
+		for i, r := range a.Requires {
+			c.Requires[i] = strip(r)
+		}
+		return c
 	}
-	if err := os.WriteFile(name, nil, 0o666); err != nil {
-		return fmt.Errorf("writing go vet's facts file: %v", err)
+	out := make([]*analysis.Analyzer, len(analyzers))
+	for i, a := range analyzers {
+		out[i] = strip(a)
 	}
-	return nil
+	return out
 }

@@ -25,7 +25,7 @@ var factsModule = map[string]string{
 
 var (
 	wantTop = []string{
-		"top/top.go:1:9-1:9: sees facts of low, mid (callsbad)",
+		"top/top.go:1:9-1:9: sees facts of mid (callsbad)",
 		"top/top.go:6:2-6:2: mid.M calls bad (low.L→bad) (callsbad)",
 	}
 	wantTopTest = "top/top_test.go:5:12-5:12: mid.M calls bad (low.L→bad) (callsbad)"
