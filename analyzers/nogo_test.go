@@ -7,11 +7,13 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // TestNogoConstraints checks what Bazel's nogo (rules_go) needs of an
@@ -20,6 +22,8 @@ import (
 // with the standalone run in cmd/ctrllint's tests):
 //
 //   - the analyzers and everything they require validate;
+//   - an analyzer that declares facts requires lend.Analyzer, which
+//     summary.Local reads;
 //   - every fact type in the requirement graph survives gob, which nogo and
 //     go vet pass facts through (and ctrllint's driver too, so that all
 //     see the same facts);
@@ -37,6 +41,9 @@ func TestNogoConstraints(t *testing.T) {
 			return
 		}
 		seen[a] = true
+		if len(a.FactTypes) > 0 && !slices.Contains(a.Requires, lend.Analyzer) {
+			t.Errorf("%s declares facts but does not require lend.Analyzer, which summary.Local reads", a.Name)
+		}
 		for _, f := range a.FactTypes {
 			var buf bytes.Buffer
 			if err := gob.NewEncoder(&buf).Encode(f); err != nil {

@@ -114,3 +114,29 @@ func TestResultCacheFollowsFacts(t *testing.T) {
 	write(t, dir, "low/low.go", factsModule["low/low.go"])
 	run("after restoring low", []string{wantTop[0], "top/top.go:7:2-7:2: mid.M calls bad (low.L→bad) (callsbad)"})
 }
+
+// The analysed modules are the roots' modules, whatever their version: the
+// corpus analyses kubernetes as a module its wrapper requires at a version.
+// Their other packages are summary units; another module's are not.
+func TestFactsInAModuleRequiredAtAVersion(t *testing.T) {
+	files := map[string]string{
+		"go.mod":     "module example.com/w\n\ngo 1.22\n\nrequire (\n\texample.com/m v1.0.0\n\texample.com/dep v1.0.0\n)\n\nreplace example.com/m => ./m\n\nreplace example.com/dep => ./dep\n",
+		"w.go":       "package w\n\nimport _ \"example.com/m/top\"\n",
+		"m/go.mod":   "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
+		"dep/go.mod": "module example.com/dep\n\ngo 1.22\n",
+		"dep/d/d.go": "package d\n\nfunc bad() {}\n\nfunc D() { bad() }\n",
+		"m/top/x.go": "package top\n\nimport \"example.com/dep/d\"\n\nfunc X() { d.D() }\n",
+	}
+	for name, content := range factsModule {
+		files["m/"+name] = content
+	}
+	dir := testanalyzers.WriteModule(t, files)
+	res, err := analyze(t, dir, driver.Config{Patterns: []string{"example.com/m/top"}, Analyzers: []*analysis.Analyzer{testanalyzers.CallsBad}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"m/top/top.go:1:9-1:9: sees facts of mid (callsbad)", "m/top/top.go:6:2-6:2: mid.M calls bad (low.L→bad) (callsbad)"}
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // The packages a run analyses from source are its units: the roots, and,
-// when some analyzer uses facts, the packages of the analysed modules
-// that the roots import without naming them (summary units). A summary
+// when some analyzer uses facts, the packages of the analysed modules (the
+// roots' modules) that the roots import without naming them (summary
+// units). A summary
 // unit is analysed only for the facts it exports; its diagnostics are
 // dropped. Dependencies of other modules stay export data: their
 // behaviour that matters is known by name (analyzers/internal/kube), and
@@ -29,13 +30,17 @@ type unit struct {
 	paths   []string // the package paths of deps, whose facts it sees
 }
 
-// localModule reports whether p belongs to a module being analysed: a
-// main or workspace module, at no version. Replaced modules (kubernetes'
-// staging directories) keep their required version and are not.
-// analyzers/internal/summary.Local applies the same rule to a pass.
-func localModule(p *packages.Package) bool {
-	m := p.Module
-	return m != nil && m.Path != "" && m.Version == ""
+// analysedModules are the modules of the roots, by path: their other
+// packages are the summary units. A module's version does not matter: the
+// corpus analyses kubernetes as a module required at a version.
+func analysedModules(roots []*packages.Package) map[string]bool {
+	mods := make(map[string]bool)
+	for _, r := range roots {
+		if m := r.Module; m != nil && m.Path != "" {
+			mods[m.Path] = true
+		}
+	}
+	return mods
 }
 
 // planUnits returns the units for roots: the roots themselves, in their
@@ -53,8 +58,9 @@ func planUnits(roots []*packages.Package, withSummaries bool) []unit {
 		}
 	}
 	if withSummaries {
+		mods := analysedModules(roots)
 		packages.Visit(roots, nil, func(p *packages.Package) {
-			if _, ok := byPath[p.PkgPath]; ok || !localModule(p) || p.ForTest != "" {
+			if _, ok := byPath[p.PkgPath]; ok || p.Module == nil || !mods[p.Module.Path] || p.ForTest != "" {
 				return
 			}
 			byPath[p.PkgPath] = len(units)

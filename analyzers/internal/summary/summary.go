@@ -4,7 +4,7 @@
 // the packages that call it.
 //
 // Summaries are computed only for the packages of the modules being
-// analysed (Local). A dependency from another module stays what its export
+// analysed (Local), the modules of the packages a run names. A dependency from another module stays what its export
 // data says: the libraries a controller uses are known by name
 // (analyzers/internal/kube), and analysing every dependency from source
 // would multiply a run's cost. The rule is the same under every driver:
@@ -23,15 +23,27 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // Local reports whether the summaries of pass's package are computed and
-// exported: it belongs to a main or workspace module (one at no version;
-// a module replaced by a directory keeps its required version and is a
-// dependency). A driver that says nothing of modules (nogo) gets
-// summaries for every package outside the standard library and the
-// Kubernetes libraries.
+// exported. The analyzer calling it must require lend.Analyzer.
+//
+//   - Under ctrllint's driver (lend.Of(pass) is not nil), always: the
+//     driver analyses from source only the packages of the analysed
+//     modules, the roots' modules, whatever their version (the corpus
+//     analyses kubernetes as a module required at a version).
+//   - Under a driver that says which module a package belongs to (the
+//     checker, golangci-lint, go vet, the editor server), when it is a main
+//     or workspace module, one at no version; a module replaced by a
+//     directory keeps its required version and is a dependency.
+//   - Under one that does not (nogo), for every package outside the
+//     standard library and the Kubernetes libraries.
 func Local(pass *analysis.Pass) bool {
+	if lend.Of(pass) != nil {
+		return true
+	}
 	m := pass.Module
 	if m == nil {
 		first, _, _ := strings.Cut(pass.Pkg.Path(), "/")

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 func TestLocalAndLibrary(t *testing.T) {
@@ -32,12 +34,29 @@ func TestLocalAndLibrary(t *testing.T) {
 		{"k8s.io/apimachinery", nil, false, true},
 		{"k8s.io/apimachinery-extra/x", nil, true, false},
 	} {
-		pass := &analysis.Pass{Pkg: types.NewPackage(tc.path, "p"), Module: tc.mod}
+		pass := &analysis.Pass{Pkg: types.NewPackage(tc.path, "p"), Module: tc.mod, ResultOf: map[*analysis.Analyzer]any{lend.Analyzer: (*lend.Run)(nil)}}
 		if got := Local(pass); got != tc.local {
 			t.Errorf("Local(%s, %+v) = %v, want %v", tc.path, tc.mod, got, tc.local)
 		}
 		if got := Library(pass); got != tc.libra {
 			t.Errorf("Library(%s, %+v) = %v, want %v", tc.path, tc.mod, got, tc.libra)
 		}
+	}
+}
+
+// Under ctrllint's driver, every package an analyzer is run on belongs to
+// an analysed module, whatever its version.
+func TestLocalUnderTheDriver(t *testing.T) {
+	pass := &analysis.Pass{
+		Pkg:      types.NewPackage("k8s.io/kubernetes/pkg/controller", "controller"),
+		Module:   &analysis.Module{Path: "k8s.io/kubernetes", Version: "v1.37.2"},
+		ResultOf: map[*analysis.Analyzer]any{lend.Analyzer: lend.NewRun()},
+	}
+	if !Local(pass) {
+		t.Error("not local under the driver")
+	}
+	pass.ResultOf[lend.Analyzer] = (*lend.Run)(nil)
+	if Local(pass) {
+		t.Error("local at a version without the driver")
 	}
 }
