@@ -41,7 +41,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	}
 	facts := newFactViews()
 	g := newGuarded(cfg.Analyzers, nil, facts)
-	units := planUnits(pkgs, false)
+	units := planUnits(pkgs, false, nil)
 	order := make([]int, len(units))
 	for i := range order {
 		order[i] = i

@@ -12,9 +12,11 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 )
 
-// CallsBad reports calls, into another package, of functions that call
-// bad, directly or through other such functions: a summary that crosses
-// package boundaries only through facts, as the analyzers' summaries do.
+// CallsBad reports calls, into a package imported directly, of functions
+// that call bad, directly or through functions of their own package: a
+// summary that crosses package boundaries only through facts, by the
+// rules of the analyzers' summaries (analyzers/internal/summary): what a
+// function does by itself, read only about the packages imported directly.
 // It also reports, at each package clause, the package facts of its direct
 // imports it sees, so that tests can tell which packages' facts reached a
 // pass.
@@ -40,7 +42,7 @@ func (*seenFact) AFact() {}
 func runCallsBad(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	// Within the package, until nothing changes: which functions call
-	// bad, directly, through each other or through other packages'.
+	// bad, directly or through each other.
 	local := make(map[*types.Func]string)
 	calls := func(fd *ast.FuncDecl, visit func(call *ast.CallExpr, callee *types.Func)) {
 		ast.Inspect(fd, func(n ast.Node) bool {
@@ -67,14 +69,11 @@ func runCallsBad(pass *analysis.Pass) (any, error) {
 				if local[fn] != "" {
 					return
 				}
-				var f callsBadFact
 				switch {
 				case callee.Name() == "bad" && callee.Pkg() == pass.Pkg:
 					local[fn] = "bad"
 				case local[callee] != "":
 					local[fn] = callee.Name() + "→" + local[callee]
-				case callee.Pkg() != pass.Pkg && pass.ImportObjectFact(callee, &f):
-					local[fn] = callee.Pkg().Name() + "." + callee.Name() + "→" + f.Via
 				}
 				if local[fn] != "" {
 					changed = true
@@ -89,7 +88,7 @@ func runCallsBad(pass *analysis.Pass) (any, error) {
 	for _, fd := range decls {
 		calls(fd, func(call *ast.CallExpr, callee *types.Func) {
 			var f callsBadFact
-			if callee.Pkg() != pass.Pkg && pass.ImportObjectFact(callee, &f) {
+			if callee.Pkg() != pass.Pkg && slices.Contains(pass.Pkg.Imports(), callee.Pkg()) && pass.ImportObjectFact(callee, &f) {
 				pass.Reportf(call.Pos(), "%s.%s calls bad (%s)", callee.Pkg().Name(), callee.Name(), f.Via)
 			}
 		})

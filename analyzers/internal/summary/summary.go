@@ -13,6 +13,19 @@
 // without type-checking them), and the checker, golangci-lint and nogo run
 // the analyzers on every dependency, where Local says to do nothing.
 //
+// Three rules make a package's findings depend only on its own code and
+// on what the packages it imports directly say of themselves, the same
+// under every driver and in every run, whatever else it analyses (and so
+// the result cache, keyed by content, stays exact):
+//
+//   - A summary says what a function does by itself: it is computed
+//     without the facts of other packages (a helper's call of another
+//     package's helper is unknown code to its summary).
+//   - Facts are read only about objects of the package itself and of the
+//     packages it imports directly (Visible).
+//   - A package exports facts only when its summaries are wanted (Local)
+//     and it uses one of the APIs they are about (Exports).
+//
 // An imported summary may only add to what an analyzer knows: a callee
 // without one is treated as before summaries existed (unknown code that
 // may do anything harmless), so a missing fact can cost a finding, never
@@ -20,6 +33,8 @@
 package summary
 
 import (
+	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -51,6 +66,37 @@ func Local(pass *analysis.Pass) bool {
 	}
 	return m.Path != "" && m.Version == ""
 }
+
+// Exports reports whether pass's package exports its summaries: Local,
+// and it imports a package under one of Imports.
+func Exports(pass *analysis.Pass) bool {
+	if !Local(pass) {
+		return false
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		for _, pre := range Imports {
+			if strings.HasPrefix(imp.Path(), pre) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Visible reports whether facts about obj may be read in pass: it belongs
+// to the package or to one the package imports directly.
+func Visible(pass *analysis.Pass, obj types.Object) bool {
+	p := obj.Pkg()
+	return p != nil && (p == pass.Pkg || slices.Contains(pass.Pkg.Imports(), p))
+}
+
+// Imports are the import path prefixes of the APIs summaries are about:
+// client-go (queues, caches, listers, clientsets), controller-runtime,
+// the API types and apimachinery (object metadata, owner references, the
+// types of a module's own API packages). A package that imports none of them has nothing for an
+// analyzer to summarise, and ctrllint's driver does not analyse it for
+// its facts (driver.Config's SummaryImports).
+var Imports = []string{"k8s.io/client-go/", "sigs.k8s.io/controller-runtime/", "k8s.io/api/", "k8s.io/apimachinery/"}
 
 // libraries are the modules whose behaviour ctrllint's analyzers know by
 // name: client-go, apimachinery, the API types and controller-runtime.
