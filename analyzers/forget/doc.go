@@ -3,7 +3,7 @@
 //
 // # Analyzer forget
 //
-// forget: report rate-limited work-queue keys that are neither forgotten nor re-queued
+// forget: report rate-limited work-queue keys that are neither forgotten nor re-queued, and workers that retry a deleted object's key without end
 //
 // A rate-limiting work queue remembers every key that went through
 // AddRateLimited, counting its failures to compute the next backoff, until
@@ -34,6 +34,19 @@
 // the call, naming the helper and the line where it returns. Packages of
 // other modules are not analysed.
 //
+// The analyzer also reports a worker that retries without end: it
+// re-queues the key with AddRateLimited on every error, never asks
+// NumRequeues when to give up (so it never forgets a failing key), and the
+// sync it hands the key to returns the NotFound error of its read of the
+// very object the key names (a lister's or a typed client's Get by the
+// key's name) without looking at it. Once that object is deleted, the key
+// fails the same way every time: it is re-queued at the limiter's maximum
+// backoff for the life of the process, its rate-limiter entry is never
+// released, and every retry logs an error. It follows the key into the
+// package's helpers, through cache.SplitMetaNamespaceKey and the fields of
+// a cache.ObjectName, and into a sync stored in a func-typed field
+// (c.syncHandler = c.syncFoo); the report is at the AddRateLimited.
+//
 // # Wrong
 //
 //	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
@@ -51,6 +64,14 @@
 //			return true // gave up: the key is never forgotten
 //		}
 //		return true // success: the key is never forgotten
+//	}
+//
+//	func (c *Controller) syncHandler(ctx context.Context, ref cache.ObjectName) error {
+//		foo, err := c.foosLister.Foos(ref.Namespace).Get(ref.Name)
+//		if err != nil {
+//			return err // a deleted Foo's key is retried forever
+//		}
+//		...
 //	}
 //
 // # Right
@@ -74,6 +95,17 @@
 //		return true
 //	}
 //
+//	func (c *Controller) syncHandler(ctx context.Context, ref cache.ObjectName) error {
+//		foo, err := c.foosLister.Foos(ref.Namespace).Get(ref.Name)
+//		if apierrors.IsNotFound(err) {
+//			return nil // deleted: nothing left to do
+//		}
+//		if err != nil {
+//			return err
+//		}
+//		...
+//	}
+//
 // # Fix
 //
 // Call Forget(key) on every path that stops retrying: after a successful
@@ -81,6 +113,12 @@
 // thing (it also erases the history of a key just re-queued with
 // AddRateLimited, so its backoff never grows), but it is not a leak and is
 // not reported.
+//
+// For a worker that retries without end, treat a NotFound of the object
+// the key names as done in the sync (return nil, as sample-controller's
+// syncHandler does), and give up on a key that keeps failing: re-queue it
+// only while queue.NumRequeues(key) is below a limit, then report the
+// error and Forget the key (kubernetes' handleErr).
 //
 // `ctrllint -fix` inserts `queue.Forget(key)` before a leaking return
 // statement, spelled as the function already spells the queue and the key.
@@ -122,7 +160,17 @@
 //     malformed key fails the same way every time, before the code could
 //     rate-limit it, so it has no limiter entry to forget;
 //   - queues built with a rate limiter of the package whose Forget does
-//     nothing (a fixed-interval limiter keeps no per-key state).
+//     nothing (a fixed-interval limiter keeps no per-key state);
+//   - workers that re-queue every error with AddRateLimited when the sync
+//     treats a NotFound of its object as done (sample-controller, most of
+//     kubernetes' pkg/controller): the errors left can heal; workers that
+//     ask NumRequeues; a NotFound examined anywhere on its way back to the
+//     re-queue (apierrors.IsNotFound, errors.Is or As, a type switch, a
+//     package helper that may look at it, an interface method); the
+//     NotFound of another object than the one the key names (read after
+//     it: it may appear); reads through controller-runtime's client (its
+//     reconcilers are not workers) and syncs the analyzer cannot see (an
+//     interface method, another package).
 //
 // When nothing forgets the key anywhere, the finding is one, at the Get,
 // listing the lines where its paths end.

@@ -2,14 +2,17 @@ package forget
 
 import (
 	"fmt"
+	"go/token"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
@@ -70,7 +73,29 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		pass.Report(d)
 	}
+	reportEndless(pass, a, ssaRes.Pkg, ssaRes.SrcFuncs, keep)
 	return nil, nil
+}
+
+// reportEndless reports the workers that retry the NotFound of a deleted
+// object forever (see endless).
+func reportEndless(pass *analysis.Pass, a *keyflow.Analysis, pkg *ssa.Package, funcs []*ssa.Function, keep func(*keyflow.Item) bool) {
+	stored := ssax.StoredFuncs(funcs)
+	seen := make(map[token.Pos]bool)
+	for _, it := range a.Gets(funcs) {
+		if !keep(it) {
+			continue
+		}
+		e := endlessRetry(a, pkg, stored, it)
+		if e == nil || seen[e.requeue.Pos()] {
+			continue
+		}
+		seen[e.requeue.Pos()] = true
+		f := keyflow.Finding{Item: it, Names: keyflow.NamesOf(pass, it)}
+		pass.Report(analysis.Diagnostic{Pos: e.requeue.Pos(), Message: fmt.Sprintf(
+			"%s is re-queued with AddRateLimited on every error, with no NumRequeues limit, and %s returns the NotFound error of its read of the object the key names (line %d): once the object is deleted the key is retried forever and its rate-limiter entry is never released; treat NotFound as done (return nil), or give up after NumRequeues(key) reaches a limit and Forget the key",
+			f.Subject(), e.sync.Name(), pass.Fset.Position(e.read.Pos()).Line)})
+	}
 }
 
 // forgetFix inserts queue.Forget(key) before the leaking return statement,

@@ -38,6 +38,14 @@ func (c *checker) check(s setting) {
 	if len(s.child.generateName) == 0 && len(s.child.name) > 0 && allConstant(pass, s.child.name) && !c.inOwnersNamespace(s) {
 		c.report(s.at, "owned %s has the fixed name %s: every %s claims the same object, and deleting any one of them makes the garbage collector delete it for all",
 			child, describe(pass, s.child.name[0]), owner)
+	} else if s.controller && !c.claims {
+		// A function that checks who controls the object (cert-manager's
+		// ingress-shim: IsControlledBy, else leave it alone) refuses the
+		// second owner: the sharing is handled.
+		if from := c.namedAfterOther(s); from != nil {
+			c.report(s.at, "owned %s is named after another object (%s), not after its %s owner: every %s that references the same object claims the same %s, and deleting any one of them makes the garbage collector delete it for all",
+				child, types.ExprString(from), owner, owner, child)
+		}
 	}
 	if childScope != kube.ClusterScoped && ownerScope == kube.Namespaced {
 		for _, ns := range s.child.namespace {

@@ -37,6 +37,14 @@
 //
 //   - a child whose name is a constant (a literal, a const, a package-level
 //     string): every owner claims the same object;
+//   - a child with a controller reference whose name is built, with
+//     constants only, from the name of another object its owner references
+//     (a LocalObjectReference or other *Ref/*Reference field, a key
+//     selector, an IngressTLS's secretName, or a spec string the function
+//     reads an object by), directly or through a variable or an object read
+//     by that name: every owner that references the same object claims the
+//     same child, the second one's Create fails or it takes the child over,
+//     and deleting the first deletes it for all;
 //   - a child placed in another namespace than its namespaced owner's (a
 //     constant namespace, or another object's namespace);
 //   - a cluster-scoped child (Namespace, Node, PersistentVolume, ClusterRole,
@@ -59,6 +67,11 @@
 //
 //	controllerutil.SetControllerReference(proxy, cm, r.Scheme) // error dropped
 //
+//	ca := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+//		Name:      proxy.Spec.CARef.Name + "-ca", // every Proxy of that CA owns it
+//		Namespace: proxy.Namespace,
+//	}}
+//
 // # Right
 //
 //	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
@@ -69,9 +82,15 @@
 //		return ctrl.Result{}, err
 //	}
 //
+//	ca := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+//		Name:      proxy.Name + "-" + proxy.Spec.CARef.Name + "-ca",
+//		Namespace: proxy.Namespace,
+//	}}
+//
 // # Fix
 //
-// Name children after their owner (owner.Name + "-suffix", or GenerateName),
+// Name children after their owner (owner.Name + "-suffix", or GenerateName;
+// a copy of a referenced object after both, owner.Name + "-" + ref.Name),
 // create them in the owner's namespace, and check the error of
 // SetControllerReference. For an object that is shared on purpose, or lives
 // elsewhere (a cluster-scoped object, another namespace), do not use an
@@ -90,6 +109,19 @@
 //   - children named after their owner (owner.Name + "-x",
 //     fmt.Sprintf("%s-x", owner.Name)), with GenerateName, or with a name
 //     computed at run time;
+//   - children named after a referenced object and the owner together
+//     (owner.Name + "-" + ref.Name), or with any part this function cannot
+//     trace (a parameter, a call other than fmt.Sprintf): it may be the
+//     owner's;
+//   - a child named exactly after a spec string the function reads an
+//     object by (cert-manager's Secret named spec.secretName, read to see
+//     whether it exists): the child is that object, the owner's own output;
+//     a spec string no object is read by (it may be the owner's output name);
+//   - children named after another object with a plain owner reference (the
+//     garbage collector keeps a shared object until its last owner goes), or
+//     in a function that checks who controls the object
+//     (metav1.IsControlledBy: cert-manager's ingress-shim leaves another
+//     Ingress's Certificate alone);
 //   - children in their owner's namespace, in a namespace held in a plain
 //     variable or a request (req.Namespace), or with no namespace;
 //   - namespaced children of cluster-scoped owners (allowed);

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // object is what one function does to a Kubernetes object it builds or
@@ -27,10 +28,18 @@ type objects struct {
 	pass *analysis.Pass
 	vars map[*types.Var]*object
 	lits map[*ast.CompositeLit]*object
+	// strs holds the values given to the function's local strings, which
+	// names are built from (name := cm.Name + "-copy").
+	strs map[*types.Var][]ast.Expr
+	// keys holds the name each object variable was read by (a lister's or
+	// a client's Get); reads lists every such name.
+	keys  map[*types.Var]ast.Expr
+	reads []ast.Expr
 }
 
 func collectObjects(pass *analysis.Pass, body *ast.BlockStmt) *objects {
-	o := &objects{pass: pass, vars: make(map[*types.Var]*object), lits: make(map[*ast.CompositeLit]*object)}
+	o := &objects{pass: pass, vars: make(map[*types.Var]*object), lits: make(map[*ast.CompositeLit]*object),
+		strs: make(map[*types.Var][]ast.Expr), keys: make(map[*types.Var]ast.Expr)}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -43,6 +52,7 @@ func collectObjects(pass *analysis.Pass, body *ast.BlockStmt) *objects {
 			for i, id := range n.Names {
 				if i < len(n.Values) {
 					o.bind(id, n.Values[i], false)
+					o.str(id, n.Values[i])
 				}
 			}
 		case *ast.CallExpr:
@@ -110,6 +120,13 @@ func (o *objects) assign(n *ast.AssignStmt) {
 	if len(n.Rhs) == 1 && len(n.Lhs) == 2 {
 		if id, ok := n.Lhs[0].(*ast.Ident); ok {
 			o.bind(id, n.Rhs[0], true)
+			if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+				if key := o.readKey(call); key != nil {
+					if v, ok := o.pass.TypesInfo.ObjectOf(id).(*types.Var); ok {
+						o.keys[v] = key
+					}
+				}
+			}
 		}
 		return
 	}
@@ -120,6 +137,7 @@ func (o *objects) assign(n *ast.AssignStmt) {
 		switch lhs := lhs.(type) {
 		case *ast.Ident:
 			o.bind(lhs, n.Rhs[i], false)
+			o.str(lhs, n.Rhs[i])
 		case *ast.SelectorExpr:
 			if obj := o.of(lhs.X); obj != nil {
 				obj.set(lhs.Sel.Name, n.Rhs[i])
@@ -160,12 +178,32 @@ func (o *objects) bind(id *ast.Ident, value ast.Expr, tuple bool) {
 	}
 }
 
+// str records a value given to a local string variable.
+func (o *objects) str(id *ast.Ident, value ast.Expr) {
+	v, ok := o.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.Parent() == nil || v.Parent().Parent() == types.Universe {
+		return // blank, or a package-level variable
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		o.strs[v] = append(o.strs[v], value)
+	}
+}
+
 // call records setters (x.SetName(...)) and controller-runtime's Get,
 // which fills its object argument in place.
 func (o *objects) call(call *ast.CallExpr) {
+	key := o.readKey(call)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return
+	}
+	if key != nil && len(call.Args) >= 3 {
+		// r.Get(ctx, client.ObjectKey{Name: key}, &src): src is named key.
+		if id := ssax.RootIdent(call.Args[2]); id != nil {
+			if v, ok := o.pass.TypesInfo.Uses[id].(*types.Var); ok {
+				o.keys[v] = key
+			}
+		}
 	}
 	if obj := o.of(sel.X); obj != nil && len(call.Args) == 1 {
 		switch sel.Sel.Name {
@@ -221,4 +259,62 @@ func fetches(pass *analysis.Pass, call *ast.CallExpr) bool {
 	}
 	recv := pass.TypesInfo.TypeOf(sel.X)
 	return kube.IsLister(recv) || kube.IsTypedResourceClient(recv)
+}
+
+// readKey returns the name a call reads an object by: a lister's
+// Get(name), a typed client's Get(ctx, name, opts), controller-runtime's
+// Get(ctx, client.ObjectKey{Name: name}, obj), also through a reconciler
+// that embeds the client. It records the name among the function's reads.
+func (o *objects) readKey(call *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Get" {
+		return nil
+	}
+	var key ast.Expr
+	recv := o.pass.TypesInfo.TypeOf(sel.X)
+	fn := typeutilCallee(o.pass, call)
+	switch {
+	case kube.IsLister(recv) && len(call.Args) == 1:
+		key = call.Args[0]
+	case kube.IsTypedResourceClient(recv) && len(call.Args) >= 2:
+		key = call.Args[1]
+	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg && len(call.Args) >= 3:
+		lit, ok := ast.Unparen(call.Args[1]).(*ast.CompositeLit)
+		if !ok {
+			return nil // req.NamespacedName: the request's own object
+		}
+		for _, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Name" {
+					key = kv.Value
+				}
+			}
+		}
+	}
+	if key == nil {
+		return nil
+	}
+	for _, r := range o.reads {
+		if r == key {
+			return key
+		}
+	}
+	o.reads = append(o.reads, key)
+	return key
+}
+
+// readsBy reports whether the function reads an object by the name e
+// (the same expression of the same variable).
+func (o *objects) readsBy(e ast.Expr) bool {
+	root := ssax.RootIdent(e)
+	if root == nil {
+		return false
+	}
+	for _, r := range o.reads {
+		rr := ssax.RootIdent(r)
+		if rr != nil && o.pass.TypesInfo.Uses[rr] == o.pass.TypesInfo.Uses[root] && types.ExprString(r) == types.ExprString(e) {
+			return true
+		}
+	}
+	return false
 }

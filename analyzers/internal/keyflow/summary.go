@@ -46,8 +46,9 @@ type Effect struct {
 	Exit string
 }
 
-// methods are the queue methods a summary records, by bit.
-var methods = []string{"Done", "Forget", "AddRateLimited", "AddAfter", "Add"}
+// methods are the queue methods a summary records, by bit: those that
+// settle a key, and NumRequeues, a retry limit (forget's endless retries).
+var methods = []string{"Done", "Forget", "AddRateLimited", "AddAfter", "Add", "NumRequeues"}
 
 // String describes the effect for tests and debugging: "some
 // [AddRateLimited] exit x.go:12".

@@ -3,6 +3,8 @@ package forget
 import (
 	"context"
 
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
 	"example.com/current/forget/queueutil"
@@ -12,9 +14,10 @@ import (
 // package (queueutil): what the helper does with the key decides.
 
 type SharedController struct {
-	queue   workqueue.TypedRateLimitingInterface[string]
-	retrier *queueutil.Retrier
-	sync    func(ctx context.Context, key string) error
+	queue      workqueue.TypedRateLimitingInterface[string]
+	retrier    *queueutil.Retrier
+	sync       func(ctx context.Context, key string) error
+	configMaps corelisters.ConfigMapLister
 }
 
 // retryOrForget: the helper settles the key on every path: silent.
@@ -93,4 +96,31 @@ func (c *SharedController) withRetrier(ctx context.Context) bool {
 	}
 	c.queue.Forget(key)
 	return true
+}
+
+// limitedElsewhere re-queues every error itself, but asks a helper of
+// another package for its retry limit (NumRequeues): not a retry without
+// end, though its sync returns the NotFound of the object it reads.
+func (c *SharedController) limitedElsewhere(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	err := c.syncConfigMap(ctx, key)
+	if err == nil || !queueutil.HasRetriesLeft(c.queue, key, maxRetries) {
+		c.queue.Forget(key)
+		return true
+	}
+	c.queue.AddRateLimited(key)
+	return true
+}
+
+func (c *SharedController) syncConfigMap(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	_, err = c.configMaps.ConfigMaps(ns).Get(name)
+	return err
 }

@@ -120,7 +120,7 @@ func (c *Controller) deploymentController(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) handleErrRight(ctx context.Context, err error, key string) { // want handleErrRight:`forget\(#3 always \[Forget,AddRateLimited\]\)`
+func (c *Controller) handleErrRight(ctx context.Context, err error, key string) { // want handleErrRight:`forget\(#3 always \[Forget,AddRateLimited,NumRequeues\]\)`
 	if err == nil {
 		c.queue.Forget(key)
 		return

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	appsinformers "k8s.io/client-go/informers/apps/v1"
@@ -63,6 +64,9 @@ func (c *Controller) syncDeployment(ctx context.Context, key string) error {
 		return err
 	}
 	d, err := c.kubeclientset.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{}) // want `clientset Get of Deployment goes to the API server on every sync, though the controller caches Deployment: read through c.deploymentsLister`
+	if apierrors.IsNotFound(err) {
+		return nil // deleted: nothing left to sync
+	}
 	if err != nil {
 		return err
 	}

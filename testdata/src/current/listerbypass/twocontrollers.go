@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -44,6 +45,9 @@ func (c *AccountsController) processNextWorkItem(ctx context.Context) bool {
 
 func (c *AccountsController) syncNamespace(ctx context.Context, key string) error {
 	ns, err := c.client.CoreV1().Namespaces().Get(ctx, key, metav1.GetOptions{}) // want `clientset Get of Namespace .* read through c.nsLister`
+	if apierrors.IsNotFound(err) {
+		return nil // deleted: nothing left to sync
+	}
 	if err != nil {
 		return err
 	}
@@ -93,6 +97,9 @@ func (tc *TokenCleaner) syncSecret(ctx context.Context, key string) error {
 		return err
 	}
 	secret, err := tc.secretLister.Secrets(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil // deleted: nothing left to sync
+	}
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
@@ -108,6 +109,9 @@ func (c *Controller) sync(key string) error {
 		return err
 	}
 	pod, err := c.podLister.Pods(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil // deleted: nothing left to sync
+	}
 	if err != nil {
 		return fmt.Errorf("pod %s: %w", key, err)
 	}

@@ -5,6 +5,7 @@ package listerbypass
 import (
 	"context"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
@@ -41,6 +42,9 @@ func (e *EndpointsController) syncService(ctx context.Context, key string) error
 		return err
 	}
 	svc, err := e.client.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{}) // want `clientset Get of Service .* read through e.serviceLister`
+	if apierrors.IsNotFound(err) {
+		return nil // deleted: nothing left to sync
+	}
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -57,6 +58,9 @@ func (tc *TokenCleaner) syncSecret(ctx context.Context, key string) error {
 
 func (tc *TokenCleaner) markUnused(ctx context.Context, ns, name string) error {
 	secret, err := tc.client.CoreV1().Secrets(ns).Get(ctx, name, metav1.GetOptions{}) // want `clientset Get of Secret .* read through tc.secretLister`
+	if apierrors.IsNotFound(err) {
+		return nil // deleted: nothing left to sync
+	}
 	if err != nil {
 		return err
 	}

@@ -52,3 +52,8 @@ func (r *Retrier) Retry(key string, err error) {
 	klog.ErrorS(err, "Dropping", "key", key)
 	r.Queue.Forget(key)
 }
+
+// HasRetriesLeft is a worker's retry limit, kept with the other helpers.
+func HasRetriesLeft(queue workqueue.TypedRateLimitingInterface[string], key string, maxRetries int) bool {
+	return queue.NumRequeues(key) < maxRetries
+}
