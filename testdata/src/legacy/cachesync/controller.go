@@ -4,11 +4,15 @@
 package cachesync
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
@@ -137,4 +141,58 @@ func LateMain(client kubernetes.Interface, stopCh <-chan struct{}) {
 	c := NewController(factory.Core().V1().Pods()) // want `NewController requests the Pod informer from the informer factory \(line \d+\) after its Start \(line \d+\)`
 	factory.WaitForCacheSync(stopCh)
 	c.Run(2, stopCh)
+}
+
+// NodeObjectGC is shaped like node-feature-discovery's nfd-gc before it
+// checked its wait (pkg/nfd-gc/nfd-gc.go, fixed upstream in 2024): the
+// v0.30 factory's WaitForCacheSync map is dropped, then a pass started
+// with wait.Until deletes the per-node ConfigMaps whose node the lister
+// does not return.
+type NodeObjectGC struct {
+	client  kubernetes.Interface
+	factory informers.SharedInformerFactory
+}
+
+func (n *NodeObjectGC) Run(stopCh <-chan struct{}) {
+	n.factory.Core().V1().Nodes().Informer()
+	n.factory.Start(stopCh)
+	n.factory.WaitForCacheSync(stopCh)
+	go wait.Until(n.garbageCollect, time.Minute, stopCh) // want `n.garbageCollect, started here, deletes or updates what the informer cache read at line \d+ does not find, after a cache-sync wait whose result is ignored \(line \d+\)`
+	<-stopCh
+}
+
+func (n *NodeObjectGC) garbageCollect() {
+	nodes, err := n.factory.Core().V1().Nodes().Lister().List(labels.Everything())
+	if err != nil {
+		return
+	}
+	names := sets.NewString()
+	for _, node := range nodes {
+		names.Insert(node.Name)
+	}
+	cms, err := n.client.CoreV1().ConfigMaps("node-objects").List(context.TODO(), metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	for _, cm := range cms.Items {
+		if !names.Has(cm.Labels["node"]) {
+			_ = n.client.CoreV1().ConfigMaps(cm.Namespace).Delete(context.TODO(), cm.Name, metav1.DeleteOptions{})
+		}
+	}
+}
+
+// CheckedNodeObjectGC returns unless the bool of cache.WaitForCacheSync
+// says the caches synced. Silent.
+type CheckedNodeObjectGC struct {
+	NodeObjectGC
+	nodesSynced cache.InformerSynced
+}
+
+func (n *CheckedNodeObjectGC) Run(stopCh <-chan struct{}) {
+	n.factory.Start(stopCh)
+	if !cache.WaitForCacheSync(stopCh, n.nodesSynced) {
+		return
+	}
+	go wait.Until(n.garbageCollect, time.Minute, stopCh)
+	<-stopCh
 }
