@@ -72,6 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkWorkers(referenced, api, owners)
 	}
 	c.checkActs(referenced, api, owners)
+	c.checkWaitBeforeStart()
 	c.checkFactories()
 	return nil, nil
 }

@@ -19,6 +19,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 )
@@ -195,4 +197,34 @@ func (n *CheckedNodeObjectGC) Run(stopCh <-chan struct{}) {
 	}
 	go wait.Until(n.garbageCollect, time.Minute, stopCh)
 	<-stopCh
+}
+
+// LeaderMain (v0.30) runs the election before it starts the factory its
+// OnStartedLeading callback waits on.
+func LeaderMain(ctx context.Context, client kubernetes.Interface, lock resourcelock.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := NewController(factory.Core().V1().Pods())
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{ // want `the OnStartedLeading callback a func literal in LeaderMain waits for the informer factory \(WaitForCacheSync, line \d+\), and the leader election run here blocks before its Start \(line \d+\)`
+		Lock:          lock,
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				factory.WaitForCacheSync(ctx.Done())
+				c.Run(2, ctx.Done())
+			},
+			OnStoppedLeading: func() {},
+		},
+	})
+	factory.Start(ctx.Done())
+}
+
+// StartedMain starts the factory, then waits: silent.
+func StartedMain(stopCh <-chan struct{}, client kubernetes.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := NewController(factory.Core().V1().Pods())
+	factory.Start(stopCh)
+	factory.WaitForCacheSync(stopCh)
+	c.Run(2, stopCh)
 }
