@@ -35,7 +35,7 @@ func (c *checker) checkActsRoot(fn *ssa.Function, api map[*types.TypeName]bool, 
 	}
 	ignored := c.ignoredWaitIn(fn)
 	if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
-		c.reportAct(a.read, "", fn, a, ignored)
+		c.reportAct(a.read, "", a, ignored)
 		return
 	}
 	reported := false
@@ -51,14 +51,14 @@ func (c *checker) checkActsRoot(fn *ssa.Function, api map[*types.TypeName]bool, 
 		if !ok {
 			return
 		}
-		what := label(target) + " (line " + fmt.Sprint(c.line(a.write)) + ")"
-		if at != target || launched {
+		what := label(target)
+		switch {
+		case at != target:
 			what = fmt.Sprintf("%s, reached through %s,", label(at), label(target))
-			if at == target {
-				what = label(at) + ", started here,"
-			}
+		case launched:
+			what = label(at) + ", started here,"
 		}
-		c.reportAct(instr, what, fn, a, ignored)
+		c.reportAct(instr, what, a, ignored)
 		reported = true // one report per root: the fix is one wait
 	})
 }
@@ -140,18 +140,17 @@ func (c *checker) ignoredWaitIn(fn *ssa.Function) ssa.Instruction {
 // reportAct reports an absence act reached from a root: at the read when
 // it is in the root (what is ""), else at the call or start that reaches
 // it.
-func (c *checker) reportAct(at ssa.Instruction, what string, root *ssa.Function, a act, ignored ssa.Instruction) {
-	subject := fmt.Sprintf("the write at line %d", c.line(a.write))
+func (c *checker) reportAct(at ssa.Instruction, what string, a act, ignored ssa.Instruction) {
+	subject := fmt.Sprintf("a delete or update (line %d) is decided by what this informer cache read does not find", c.line(a.write))
 	if what != "" {
-		subject = what
+		subject = fmt.Sprintf("%s deletes or updates what an informer cache read (line %d) does not find", what, c.line(a.read))
 	}
 	var msg string
 	if ignored != nil {
-		msg = fmt.Sprintf("%s deletes or updates what the informer cache read at line %d does not find, after a cache-sync wait whose result is ignored (line %d): when the wait gives up the caches are partial, objects that exist look deleted and are acted on; return unless the caches synced (if !cache.WaitForCacheSync(...) { return }, or check every value of the factory's WaitForCacheSync map)",
-			subject, c.line(a.read), c.line(ignored))
+		msg = fmt.Sprintf("%s, after a cache-sync wait whose result is ignored (line %d): when the wait gives up the caches are partial, objects that exist look deleted and are acted on; return unless the caches synced (if !cache.WaitForCacheSync(...) { return }, or check every value of the factory's WaitForCacheSync map)",
+			subject, c.line(ignored))
 	} else {
-		msg = fmt.Sprintf("%s deletes or updates what the informer cache read at line %d does not find, before the caches have synced: an unsynced lister misses objects that exist, so they look deleted and are acted on; wait for the caches (cache.WaitForNamedCacheSyncWithContext or the factory's WaitForCacheSync) before it and return if that fails",
-			subject, c.line(a.read))
+		msg = subject + ", before the caches have synced: an unsynced lister misses objects that exist, so they look deleted and are acted on; wait for the caches (cache.WaitForNamedCacheSyncWithContext or the factory's WaitForCacheSync) first and return if that fails"
 	}
 	c.pass.Report(analysis.Diagnostic{Pos: at.Pos(), Message: msg})
 }

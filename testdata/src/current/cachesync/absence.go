@@ -32,7 +32,7 @@ func (n *NodeObjectGC) Run() error {
 	if err := n.startNodeInformer(); err != nil {
 		return err
 	}
-	n.periodicGC(time.Minute) // want `n.garbageCollect, reached through n.periodicGC, deletes or updates what the informer cache read at line \d+ does not find, after a cache-sync wait whose result is ignored \(line \d+\): when the wait gives up the caches are partial`
+	n.periodicGC(time.Minute) // want `n.garbageCollect, reached through n.periodicGC, deletes or updates what an informer cache read \(line \d+\) does not find, after a cache-sync wait whose result is ignored \(line \d+\): when the wait gives up the caches are partial`
 	return nil
 }
 
@@ -95,7 +95,7 @@ type OrphanPodGC struct {
 }
 
 func (gc *OrphanPodGC) Run(ctx context.Context) {
-	go wait.UntilWithContext(ctx, gc.gc, 20*time.Second) // want `gc.gc, started here, deletes or updates what the informer cache read at line \d+ does not find, before the caches have synced: an unsynced lister misses objects that exist`
+	go wait.UntilWithContext(ctx, gc.gc, 20*time.Second) // want `gc.gc, started here, deletes or updates what an informer cache read \(line \d+\) does not find, before the caches have synced: an unsynced lister misses objects that exist`
 	<-ctx.Done()
 }
 
@@ -172,7 +172,7 @@ func (s *LabelSync) Start(ctx context.Context) error {
 	}
 	for i := range nodes.Items {
 		node := &nodes.Items[i]
-		_, err := s.featureLister.ConfigMaps("features").Get(node.Name) // want `the write at line \d+ deletes or updates what the informer cache read at line \d+ does not find, after a cache-sync wait whose result is ignored`
+		_, err := s.featureLister.ConfigMaps("features").Get(node.Name) // want `a delete or update \(line \d+\) is decided by what this informer cache read does not find, after a cache-sync wait whose result is ignored`
 		if apierrors.IsNotFound(err) {
 			delete(node.Labels, s.managedLabelKey)
 			if _, err := s.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{}); err != nil {
@@ -225,5 +225,18 @@ func (c *NodeCounter) Run(ctx context.Context) {
 			klog.FromContext(ctx).Info("no nodes yet")
 		}
 	}, time.Minute)
+	<-ctx.Done()
+}
+
+// ProceedingPodGC waits and, like kubernetes' garbage collector, goes on
+// when the wait times out, on purpose: the result is looked at, so the
+// wait counts. Silent.
+type ProceedingPodGC struct{ OrphanPodGC }
+
+func (gc *ProceedingPodGC) Run(ctx context.Context) {
+	if synced := cache.WaitForNamedCacheSyncWithContext(ctx, gc.nodesSynced); !synced {
+		klog.FromContext(ctx).Info("caches not synced, collecting anyway")
+	}
+	go wait.UntilWithContext(ctx, gc.gc, 20*time.Second)
 	<-ctx.Done()
 }

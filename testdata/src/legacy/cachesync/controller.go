@@ -159,7 +159,7 @@ func (n *NodeObjectGC) Run(stopCh <-chan struct{}) {
 	n.factory.Core().V1().Nodes().Informer()
 	n.factory.Start(stopCh)
 	n.factory.WaitForCacheSync(stopCh)
-	go wait.Until(n.garbageCollect, time.Minute, stopCh) // want `n.garbageCollect, started here, deletes or updates what the informer cache read at line \d+ does not find, after a cache-sync wait whose result is ignored \(line \d+\)`
+	go wait.Until(n.garbageCollect, time.Minute, stopCh) // want `n.garbageCollect, started here, deletes or updates what an informer cache read \(line \d+\) does not find, after a cache-sync wait whose result is ignored \(line \d+\)`
 	<-stopCh
 }
 
