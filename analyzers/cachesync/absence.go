@@ -167,6 +167,9 @@ func (c *checker) actOn(fn *ssa.Function, seeds []ssa.Value, single bool, depth 
 					add(alloc)
 				}
 			case *ssa.Call:
+				if _, isRead := c.cacheRead(r); isRead {
+					continue // a read of its own, looked at from its own result
+				}
 				add(r)
 				if fill := r.Common(); isFill(fill) {
 					if _, recv, _ := callee(fill); recv != nil {

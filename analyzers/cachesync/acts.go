@@ -33,10 +33,17 @@ func (c *checker) checkActsRoot(fn *ssa.Function, api map[*types.TypeName]bool, 
 	if !c.guardOf(fn).waits && (api[recvNamed(fn)] || !owners.owns(fn)) {
 		return // the caller is to wait first
 	}
+	// Only start-up code (it waits, checks HasSynced or starts informers)
+	// is followed into plain calls; from any other root only what it
+	// launches is: an exported sync method another package calls after
+	// its own wait is no start-up code.
+	startup := c.mentionsSync(fn)
 	ignored := c.ignoredWaitIn(fn)
-	if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
-		c.reportAct(a.read, "", a, ignored)
-		return
+	if startup {
+		if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
+			c.reportAct(a.read, "", a, ignored)
+			return
+		}
 	}
 	reported := false
 	c.checkedGuardOf(fn).each(fn, func(instr ssa.Instruction) {
@@ -47,7 +54,7 @@ func (c *checker) checkActsRoot(fn *ssa.Function, api map[*types.TypeName]bool, 
 		if target == nil {
 			return
 		}
-		at, a, ok := c.reachAct(target, maxReachDepth, map[*ssa.Function]bool{fn: true})
+		at, a, ok := c.reachAct(target, maxReachDepth, map[*ssa.Function]bool{fn: true}, !startup && !launched)
 		if !ok {
 			return
 		}
@@ -81,14 +88,17 @@ func (c *checker) reachedBy(instr ssa.Instruction) (target *ssa.Function, launch
 }
 
 // reachAct looks for an absence act in fn, before fn's own checked waits,
-// and in the functions it calls or launches there.
-func (c *checker) reachAct(fn *ssa.Function, depth int, seen map[*ssa.Function]bool) (*ssa.Function, act, bool) {
+// and in the functions it calls or launches there; while needLaunch, only
+// past a launch.
+func (c *checker) reachAct(fn *ssa.Function, depth int, seen map[*ssa.Function]bool, needLaunch bool) (*ssa.Function, act, bool) {
 	if depth < 0 || seen[fn] || c.inTest(fn) {
 		return nil, act{}, false
 	}
 	seen[fn] = true
-	if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
-		return fn, a, true
+	if !needLaunch {
+		if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
+			return fn, a, true
+		}
 	}
 	var (
 		at    *ssa.Function
@@ -99,8 +109,8 @@ func (c *checker) reachAct(fn *ssa.Function, depth int, seen map[*ssa.Function]b
 		if ok {
 			return
 		}
-		if target, _ := c.reachedBy(instr); target != nil {
-			at, found, ok = c.reachAct(target, depth-1, seen)
+		if target, launched := c.reachedBy(instr); target != nil {
+			at, found, ok = c.reachAct(target, depth-1, seen, needLaunch && !launched)
 		}
 	})
 	return at, found, ok
