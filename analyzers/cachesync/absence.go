@@ -107,10 +107,18 @@ func (c *checker) cacheRead(instr ssa.Instruction) (single, ok bool) {
 }
 
 // absenceAct returns the first write of fn (or of a package function it
-// hands what it read) that the "not there" answer of a cache read decides.
-// Only reads that keep is true for are considered (the reads no
-// cache-sync wait precedes).
-func (c *checker) absenceAct(fn *ssa.Function, keep func(ssa.Instruction) bool) (act, bool) {
+// hands what it read) that the "not there" answer of a cache read decides,
+// among the reads no checked cache-sync wait of fn precedes.
+func (c *checker) absenceAct(fn *ssa.Function) (act, bool) {
+	if a, ok := c.acts[fn]; ok {
+		return a, a.read != nil
+	}
+	a, ok := c.findAbsenceAct(fn, c.unguarded(fn))
+	c.acts[fn] = a
+	return a, ok
+}
+
+func (c *checker) findAbsenceAct(fn *ssa.Function, keep func(ssa.Instruction) bool) (act, bool) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			single, ok := c.cacheRead(instr)
@@ -181,6 +189,9 @@ func (c *checker) actOn(fn *ssa.Function, seeds []ssa.Value, single bool, depth 
 		}
 	}
 	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
 		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok || len(b.Succs) != 2 {
 			continue

@@ -40,7 +40,7 @@ func (c *checker) checkActsRoot(fn *ssa.Function, api map[*types.TypeName]bool, 
 	startup := c.mentionsSync(fn)
 	ignored := c.ignoredWaitIn(fn)
 	if startup {
-		if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
+		if a, ok := c.absenceAct(fn); ok {
 			c.reportAct(a.read, "", a, ignored)
 			return
 		}
@@ -96,7 +96,7 @@ func (c *checker) reachAct(fn *ssa.Function, depth int, seen map[*ssa.Function]b
 	}
 	seen[fn] = true
 	if !needLaunch {
-		if a, ok := c.absenceAct(fn, c.unguarded(fn)); ok {
+		if a, ok := c.absenceAct(fn); ok {
 			return fn, a, true
 		}
 	}

@@ -35,6 +35,7 @@ type checker struct {
 
 	guards        map[*ssa.Function]*guard
 	checkedGuards map[*ssa.Function]*guard
+	acts          map[*ssa.Function]act // absenceAct's answers, a zero act for none
 	starts        map[*ssa.Function][]start
 	reads         map[*ssa.Function]bool
 	fieldFuncs    map[*types.Var][]*ssa.Function
@@ -54,6 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pkg:           ssaRes.Pkg,
 		guards:        make(map[*ssa.Function]*guard),
 		checkedGuards: make(map[*ssa.Function]*guard),
+		acts:          make(map[*ssa.Function]act),
 		starts:        make(map[*ssa.Function][]start),
 		reads:         make(map[*ssa.Function]bool),
 		fieldFuncs:    make(map[*types.Var][]*ssa.Function),

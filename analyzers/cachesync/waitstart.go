@@ -100,21 +100,27 @@ func (c *checker) checkStartOrder(startInstr ssa.Instruction, key any, reported 
 		}
 	}
 	startLine := c.line(startInstr)
+	before := func(instr ssa.Instruction) bool {
+		return !afterStart[instr] && reachableAfter(instr).set[startInstr]
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if afterStart[instr] || reported[instr] || !reachableAfter(instr).set[startInstr] {
-				continue // not before this Start on a path
-			}
 			call, ok := instr.(*ssa.Call)
-			if !ok {
+			if !ok || afterStart[instr] || reported[instr] {
 				continue
+			}
+			g := c.local(call.Common().Value)
+			if !c.isFactoryWait(call, key, nil) && g == nil && !isLeaderElectionRun(call.Common()) {
+				continue
+			}
+			if !before(instr) {
+				continue // not before this Start on a path
 			}
 			var msg string
 			switch {
 			case c.isFactoryWait(call, key, nil):
 				msg = fmt.Sprintf("WaitForCacheSync of %s is called before its Start (line %d)", factoryName(key), startLine)
-			case c.local(call.Common().Value) != nil:
-				g := c.local(call.Common().Value)
+			case g != nil:
 				w := c.factoryWaitIn(g, key, c.bindParams(g, call.Common(), key, nil), maxRequestDepth, map[*ssa.Function]bool{})
 				if w == nil {
 					continue
