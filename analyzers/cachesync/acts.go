@@ -50,30 +50,42 @@ func (c *checker) checkActsRoot(fn *ssa.Function, api map[*types.TypeName]bool, 
 		if reported {
 			return
 		}
-		target, launched := c.reachedBy(instr)
-		if target == nil {
-			return
+		targets, launched := c.reachedBy(instr)
+		var (
+			target, at *ssa.Function
+			a          act
+			ok         bool
+		)
+		for _, t := range targets {
+			if at, a, ok = c.reachAct(t, maxReachDepth, map[*ssa.Function]bool{fn: true}, !startup && !launched); ok {
+				target = t
+				break
+			}
 		}
-		at, a, ok := c.reachAct(target, maxReachDepth, map[*ssa.Function]bool{fn: true}, !startup && !launched)
 		if !ok {
 			return
 		}
-		what := label(target)
+		via := label(target)
+		if call, ok := instr.(ssa.CallInstruction); ok && isLeaderElectionRun(call.Common()) {
+			via = "the OnStartedLeading callback " + via
+		}
+		what := via
 		switch {
 		case at != target:
-			what = fmt.Sprintf("%s, reached through %s,", label(at), label(target))
+			what = fmt.Sprintf("%s, reached through %s,", label(at), via)
 		case launched:
-			what = label(at) + ", started here,"
+			what = via + ", started here,"
 		}
 		c.reportAct(instr, what, a, ignored)
 		reported = true // one report per root: the fix is one wait
 	})
 }
 
-// reachedBy is the package function a call runs, in the caller's
-// goroutine or launched (a go statement, wait.Until), unless it is a
-// worker loop (checkWorkers reports those).
-func (c *checker) reachedBy(instr ssa.Instruction) (target *ssa.Function, launched bool) {
+// reachedBy returns the package functions a call runs, in the caller's
+// goroutine or launched (a go statement, wait.Until, the OnStartedLeading
+// callbacks the caller sets for the leader election it runs), except
+// worker loops (checkWorkers reports those).
+func (c *checker) reachedBy(instr ssa.Instruction) (targets []*ssa.Function, launched bool) {
 	call, ok := instr.(ssa.CallInstruction)
 	if !ok {
 		return nil, false
@@ -82,9 +94,15 @@ func (c *checker) reachedBy(instr ssa.Instruction) (target *ssa.Function, launch
 		if c.workerLoop(t, maxLoopDepth, map[*ssa.Function]bool{}) != nil {
 			return nil, false
 		}
-		return t, true
+		return []*ssa.Function{t}, true
 	}
-	return c.plainCallee(instr), false
+	if isLeaderElectionRun(call.Common()) {
+		return c.leaderCallbacks(instr.Parent()), true
+	}
+	if h := c.plainCallee(instr); h != nil {
+		return []*ssa.Function{h}, false
+	}
+	return nil, false
 }
 
 // reachAct looks for an absence act in fn, before fn's own checked waits,
@@ -109,8 +127,11 @@ func (c *checker) reachAct(fn *ssa.Function, depth int, seen map[*ssa.Function]b
 		if ok {
 			return
 		}
-		if target, launched := c.reachedBy(instr); target != nil {
-			at, found, ok = c.reachAct(target, depth-1, seen, needLaunch && !launched)
+		targets, launched := c.reachedBy(instr)
+		for _, t := range targets {
+			if at, found, ok = c.reachAct(t, depth-1, seen, needLaunch && !launched); ok {
+				return
+			}
 		}
 	})
 	return at, found, ok

@@ -46,8 +46,9 @@
 // The second check is about code that is not a worker: start-up code,
 // periodic passes (wait.Until, a ticker loop), garbage collectors. In each
 // function that no other function of the package calls, it follows the
-// calls and starts (go statements, wait.Until and the other launchers)
-// made before any cache-sync wait whose result is looked at, a few calls
+// calls and starts (go statements, wait.Until and the other launchers, the
+// OnStartedLeading callback of a leader election the function runs) made
+// before any cache-sync wait whose result is looked at, a few calls
 // deep, to a write decided by what a cache read does not find: a Delete,
 // DeleteCollection, Update, UpdateStatus, Patch or Apply of a typed,
 // dynamic or metadata client (itself or in a package function, also one
@@ -61,7 +62,9 @@
 // caches, and the message names it. node-feature-discovery's garbage
 // collector and master deleted NodeFeatures and removed every node label
 // that way. The same root as for workers decides who waits: a type or
-// package that never mentions cache sync leaves it to its caller.
+// package that never mentions cache sync leaves it to its caller. Plain
+// calls are followed only from start-up code (a root that waits, checks
+// HasSynced or starts informers); from another root only what it starts.
 //
 // The third check is about a factory's WaitForCacheSync that a function
 // reaches before that factory's Start, on a path: directly, in a closure
@@ -181,8 +184,10 @@
 //     a listed object in a set of the controller's own, reads that only
 //     log; a Create of what looks absent (it fails with AlreadyExists);
 //     absence carried by a flag set in a loop (found = true) rather than a
-//     lookup; event handlers (callbacks the package registers are not
-//     followed);
+//     lookup; event handlers (the informer callbacks the package
+//     registers are not followed); a root that is no start-up code and
+//     reads in its own goroutine (an exported sync method another
+//     package's worker calls after its own wait);
 //   - a wait whose result is looked at, even if a failure only logs and
 //     goes on (kubernetes' garbage collector does it on purpose); for
 //     workers, any wait, checked or not;

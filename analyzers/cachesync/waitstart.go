@@ -89,16 +89,7 @@ func (c *checker) checkStartOrder(startInstr ssa.Instruction, key any, reported 
 			}
 		}
 	}
-	var leaders []*ssa.Function // OnStartedLeading callbacks set in fn
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && isOnStartedLeading(st.Addr) {
-				if g := c.local(st.Val); g != nil {
-					leaders = append(leaders, g)
-				}
-			}
-		}
-	}
+	leaders := c.leaderCallbacks(fn)
 	startLine := c.line(startInstr)
 	before := func(instr ssa.Instruction) bool {
 		return !afterStart[instr] && reachableAfter(instr).set[startInstr]
@@ -246,6 +237,22 @@ func resolveKey(v ssa.Value, params map[*ssa.Parameter]any) any {
 		return factoryKey(v)
 	}
 	return factoryKey(v)
+}
+
+// leaderCallbacks returns the package functions fn sets as
+// OnStartedLeading callbacks of a leader election.
+func (c *checker) leaderCallbacks(fn *ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && isOnStartedLeading(st.Addr) {
+				if g := c.local(st.Val); g != nil {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // isOnStartedLeading reports whether addr is the OnStartedLeading field

@@ -123,3 +123,49 @@ func GivenFactory(ctx context.Context, factory informers.SharedInformerFactory) 
 	factory.WaitForCacheSync(ctx.Done())
 	factory.Start(ctx.Done())
 }
+
+// LeaderGC runs a node-object collection when it becomes leader, after a
+// factory wait whose map it drops: the collection is reached through the
+// OnStartedLeading callback (nfd-gc's pass, started from an election
+// instead of a ticker).
+func LeaderGC(ctx context.Context, client kubernetes.Interface, lock resourcelock.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	gc := &NodeObjectGC{client: client, factory: factory}
+	factory.Core().V1().Nodes().Informer()
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{ // want `n.garbageCollect, reached through the OnStartedLeading callback a func literal in LeaderGC, deletes or updates what an informer cache read \(line \d+\) does not find, after a cache-sync wait whose result is ignored \(line \d+\)`
+		Lock:          lock,
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(context.Context) { gc.garbageCollect() },
+			OnStoppedLeading: func() {},
+		},
+	})
+}
+
+// CheckedLeaderGC returns unless every cache synced before the election.
+// Silent.
+func CheckedLeaderGC(ctx context.Context, client kubernetes.Interface, lock resourcelock.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	gc := &NodeObjectGC{client: client, factory: factory}
+	factory.Core().V1().Nodes().Informer()
+	factory.Start(ctx.Done())
+	for _, ok := range factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return
+		}
+	}
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:          lock,
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(context.Context) { gc.garbageCollect() },
+			OnStoppedLeading: func() {},
+		},
+	})
+}
