@@ -263,7 +263,7 @@ func isOnStartedLeading(addr ssa.Value) bool {
 		return false
 	}
 	fa := addr.(*ssa.FieldAddr)
-	return kube.Is(kube.Pointee(fa.X.Type()), leaderElectionPkg, "LeaderCallbacks")
+	return kube.Is(fa.X.Type(), leaderElectionPkg, "LeaderCallbacks") // through the pointer
 }
 
 // isLeaderElectionRun reports whether a call runs a leader election in the
