@@ -33,11 +33,13 @@ type checker struct {
 	pkg   *ssa.Package
 	funcs []*ssa.Function // the package's functions outside _test.go files
 
-	guards     map[*ssa.Function]*guard
-	starts     map[*ssa.Function][]start
-	reads      map[*ssa.Function]bool
-	fieldFuncs map[*types.Var][]*ssa.Function
-	ownStores  map[*types.Var]bool
+	guards        map[*ssa.Function]*guard
+	checkedGuards map[*ssa.Function]*guard
+	acts          map[*ssa.Function]act // absenceAct's answers, a zero act for none
+	starts        map[*ssa.Function][]start
+	reads         map[*ssa.Function]bool
+	fieldFuncs    map[*types.Var][]*ssa.Function
+	ownStores     map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -49,13 +51,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	c := &checker{
-		pass:       pass,
-		pkg:        ssaRes.Pkg,
-		guards:     make(map[*ssa.Function]*guard),
-		starts:     make(map[*ssa.Function][]start),
-		reads:      make(map[*ssa.Function]bool),
-		fieldFuncs: make(map[*types.Var][]*ssa.Function),
-		ownStores:  make(map[*types.Var]bool),
+		pass:          pass,
+		pkg:           ssaRes.Pkg,
+		guards:        make(map[*ssa.Function]*guard),
+		checkedGuards: make(map[*ssa.Function]*guard),
+		acts:          make(map[*ssa.Function]act),
+		starts:        make(map[*ssa.Function][]start),
+		reads:         make(map[*ssa.Function]bool),
+		fieldFuncs:    make(map[*types.Var][]*ssa.Function),
+		ownStores:     make(map[*types.Var]bool),
 	}
 	for _, fn := range ssaRes.SrcFuncs {
 		if !c.inTest(fn) {
@@ -63,9 +67,14 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.scanFields()
+	referenced := c.referenced()
+	api := c.waitAPIs(referenced)
+	owners := c.syncOwners()
 	if kube.LookupPackage(pass.Pkg, kube.WorkqueuePkg) != nil {
-		c.checkWorkers()
+		c.checkWorkers(referenced, api, owners)
 	}
+	c.checkActs(referenced, api, owners)
+	c.checkWaitBeforeStart()
 	c.checkFactories()
 	return nil, nil
 }
@@ -74,10 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 // calls (Run, main), the worker starts that can run before the caches are
 // synced. A helper's starts are reported where the helper is called, so
 // that a Run that waits before calling startWorkers is not blamed.
-func (c *checker) checkWorkers() {
-	referenced := c.referenced()
-	api := c.waitAPIs(referenced)
-	owners := c.syncOwners()
+func (c *checker) checkWorkers(referenced map[*ssa.Function]bool, api map[*types.TypeName]bool, owners owners) {
 	for _, fn := range c.funcs {
 		if referenced[fn] {
 			continue

@@ -31,18 +31,32 @@ func (g *guard) each(fn *ssa.Function, f func(ssa.Instruction)) {
 	}
 }
 
-// guardOf computes (once) the guard of a function.
+// guardOf computes (once) the guard of a function, in which every wait
+// counts, checked or not (a worker started after a wait whose result is
+// ignored is started after the caches synced, or on a closed stop
+// channel).
 func (c *checker) guardOf(fn *ssa.Function) *guard {
-	if g, ok := c.guards[fn]; ok {
+	return c.guardWith(fn, c.guards, c.isWait)
+}
+
+// checkedGuardOf computes (once) the guard of a function in which only
+// waits whose result is looked at count: code after a wait whose failure
+// is ignored runs on partial caches when the wait gives up.
+func (c *checker) checkedGuardOf(fn *ssa.Function) *guard {
+	return c.guardWith(fn, c.checkedGuards, c.isCheckedWait)
+}
+
+func (c *checker) guardWith(fn *ssa.Function, memo map[*ssa.Function]*guard, isWait func(ssa.Instruction) bool) *guard {
+	if g, ok := memo[fn]; ok {
 		return g
 	}
-	c.guards[fn] = &guard{limit: map[*ssa.BasicBlock]int{}} // a recursive call waits for nothing
+	memo[fn] = &guard{limit: map[*ssa.BasicBlock]int{}} // a recursive call waits for nothing
 	first := make(map[*ssa.BasicBlock]int, len(fn.Blocks))
 	waits := false
 	for _, b := range fn.Blocks {
 		first[b] = len(b.Instrs)
 		for i, instr := range b.Instrs {
-			if c.isWait(instr) {
+			if isWait(instr) {
 				first[b] = i
 				waits = true
 				break
@@ -67,7 +81,7 @@ func (c *checker) guardOf(fn *ssa.Function) *guard {
 			}
 		}
 	}
-	c.guards[fn] = g
+	memo[fn] = g
 	return g
 }
 
@@ -122,14 +136,56 @@ func (c *checker) checksSync(fn *ssa.Function) bool {
 	return false
 }
 
+// isCheckedWait reports whether instr is a wait (isWait) whose result the
+// caller looks at: a wait helper of the package that waits on every path
+// to success, checked, or any other wait whose result is used. A wait
+// whose bool or map of results is dropped lets the code after it run on
+// partial caches when it gives up.
+func (c *checker) isCheckedWait(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if local := c.local(call.Common().Value); local != nil {
+		return c.alwaysWaitsChecked(local) && resultUsed(call)
+	}
+	return c.isWait(instr) && resultUsed(call)
+}
+
+// isIgnoredWait reports whether instr waits for the caches and drops the
+// result that says whether they synced.
+func (c *checker) isIgnoredWait(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	return ok && !resultUsed(call) && c.isWait(instr)
+}
+
+// resultUsed reports whether a call's result is looked at; a call with no
+// result has nothing to look at.
+func resultUsed(call *ssa.Call) bool {
+	if t, ok := call.Type().(*types.Tuple); ok && t.Len() == 0 {
+		return true
+	}
+	refs := call.Referrers()
+	return refs != nil && len(*refs) > 0
+}
+
 // alwaysWaits reports whether every path of fn to a return of success
 // passes a cache-sync wait (a waitForCaches helper). A return of a
 // non-nil error or of false is a failure, which callers check.
 func (c *checker) alwaysWaits(fn *ssa.Function) bool {
+	return c.alwaysWaitsWith(fn, c.guardOf)
+}
+
+// alwaysWaitsChecked is alwaysWaits counting only checked waits.
+func (c *checker) alwaysWaitsChecked(fn *ssa.Function) bool {
+	return c.alwaysWaitsWith(fn, c.checkedGuardOf)
+}
+
+func (c *checker) alwaysWaitsWith(fn *ssa.Function, guardOf func(*ssa.Function) *guard) bool {
 	if c.inTest(fn) {
 		return false
 	}
-	g := c.guardOf(fn)
+	g := guardOf(fn)
 	if !g.waits {
 		return false
 	}

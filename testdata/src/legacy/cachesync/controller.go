@@ -4,17 +4,23 @@
 package cachesync
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 )
@@ -135,6 +141,90 @@ func LateMain(client kubernetes.Interface, stopCh <-chan struct{}) {
 	factory := informers.NewSharedInformerFactory(client, 0)
 	factory.Start(stopCh)
 	c := NewController(factory.Core().V1().Pods()) // want `NewController requests the Pod informer from the informer factory \(line \d+\) after its Start \(line \d+\)`
+	factory.WaitForCacheSync(stopCh)
+	c.Run(2, stopCh)
+}
+
+// NodeObjectGC is shaped like node-feature-discovery's nfd-gc before it
+// checked its wait (pkg/nfd-gc/nfd-gc.go, fixed upstream in 2024): the
+// v0.30 factory's WaitForCacheSync map is dropped, then a pass started
+// with wait.Until deletes the per-node ConfigMaps whose node the lister
+// does not return.
+type NodeObjectGC struct {
+	client  kubernetes.Interface
+	factory informers.SharedInformerFactory
+}
+
+func (n *NodeObjectGC) Run(stopCh <-chan struct{}) {
+	n.factory.Core().V1().Nodes().Informer()
+	n.factory.Start(stopCh)
+	n.factory.WaitForCacheSync(stopCh)
+	go wait.Until(n.garbageCollect, time.Minute, stopCh) // want `n.garbageCollect, started here, deletes or updates what an informer cache read \(line \d+\) does not find, after a cache-sync wait whose result is ignored \(line \d+\)`
+	<-stopCh
+}
+
+func (n *NodeObjectGC) garbageCollect() {
+	nodes, err := n.factory.Core().V1().Nodes().Lister().List(labels.Everything())
+	if err != nil {
+		return
+	}
+	names := sets.NewString()
+	for _, node := range nodes {
+		names.Insert(node.Name)
+	}
+	cms, err := n.client.CoreV1().ConfigMaps("node-objects").List(context.TODO(), metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	for _, cm := range cms.Items {
+		if !names.Has(cm.Labels["node"]) {
+			_ = n.client.CoreV1().ConfigMaps(cm.Namespace).Delete(context.TODO(), cm.Name, metav1.DeleteOptions{})
+		}
+	}
+}
+
+// CheckedNodeObjectGC returns unless the bool of cache.WaitForCacheSync
+// says the caches synced. Silent.
+type CheckedNodeObjectGC struct {
+	NodeObjectGC
+	nodesSynced cache.InformerSynced
+}
+
+func (n *CheckedNodeObjectGC) Run(stopCh <-chan struct{}) {
+	n.factory.Start(stopCh)
+	if !cache.WaitForCacheSync(stopCh, n.nodesSynced) {
+		return
+	}
+	go wait.Until(n.garbageCollect, time.Minute, stopCh)
+	<-stopCh
+}
+
+// LeaderMain (v0.30) runs the election before it starts the factory its
+// OnStartedLeading callback waits on.
+func LeaderMain(ctx context.Context, client kubernetes.Interface, lock resourcelock.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := NewController(factory.Core().V1().Pods())
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{ // want `the OnStartedLeading callback a func literal in LeaderMain waits for the informer factory \(WaitForCacheSync, line \d+\), and the leader election run here blocks before its Start \(line \d+\)`
+		Lock:          lock,
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				factory.WaitForCacheSync(ctx.Done())
+				c.Run(2, ctx.Done())
+			},
+			OnStoppedLeading: func() {},
+		},
+	})
+	factory.Start(ctx.Done())
+}
+
+// StartedMain starts the factory, then waits: silent.
+func StartedMain(stopCh <-chan struct{}, client kubernetes.Interface) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	c := NewController(factory.Core().V1().Pods())
+	factory.Start(stopCh)
 	factory.WaitForCacheSync(stopCh)
 	c.Run(2, stopCh)
 }
