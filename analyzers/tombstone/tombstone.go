@@ -14,6 +14,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
@@ -25,6 +26,7 @@ var Definition = define.New(define.Spec{
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer},
 	Scopes:    []string{kube.CachePkg},
+	FactTypes: []analysis.Fact{new(HelperFact), new(WatcherFact)},
 	Run:       run,
 })
 
@@ -32,14 +34,15 @@ var Definition = define.New(define.Spec{
 var Analyzer = Definition.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
-	cachePkg := kube.LookupPackage(pass.Pkg, kube.CachePkg)
-	if cachePkg == nil {
-		return nil, nil // the package cannot see an informer
-	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	ssaRes := kubessa.Of(pass)
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
+	}
+	local := summary.Local(pass)
+	cachePkg := kube.LookupPackage(pass.Pkg, kube.CachePkg)
+	if cachePkg == nil && !local {
+		return nil, nil // the package cannot see an informer, and exports nothing
 	}
 
 	funcs := make(map[ast.Node]*ssa.Function)
@@ -57,16 +60,34 @@ func run(pass *analysis.Pass) (any, error) {
 		done:     make(map[target]bool),
 		summary:  make(map[target]summaryState),
 		answers:  make(map[target]answerState),
+		effects:  make(map[target]*effect),
 	}
-	if obj, ok := cachePkg.Scope().Lookup("DeletedFinalStateUnknown").(*types.TypeName); ok {
-		c.tombstoneType = obj.Type()
+	if local {
+		c.delivered = make(map[DeliveredParam]bool)
+	}
+	if local {
+		// A helper package need not see an informer: `func PodFromObj(obj
+		// interface{}) *v1.Pod` is all it takes.
+		c.exportHelperFacts()
+	}
+	if cachePkg == nil {
+		return nil, nil // the package cannot see an informer
 	}
 
-	for _, r := range findRoots(pass, ins, c.prog, funcs, cachePkg) {
-		func() {
-			defer crash.At(pass.Fset, r.fn.Pos())
-			c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
-		}()
+	visit := func(roots []root) {
+		for _, r := range roots {
+			func() {
+				defer crash.At(pass.Fset, r.fn.Pos())
+				c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
+			}()
+		}
+	}
+	visit(findRoots(pass, ins, c.prog, funcs, cachePkg))
+	// The implementations of the interface methods that watcher packages
+	// (this one included) call with deleted objects.
+	visit(c.implementationRoots(c.deliveries()))
+	if local {
+		c.exportWatcherFact()
 	}
 	// DeletedObject[T].OptionalObj may be nil wherever it is read.
 	for _, fn := range ssaRes.SrcFuncs {
@@ -91,17 +112,21 @@ type target struct {
 type origin struct {
 	root root
 	via  *ssa.Function // the function that passed it on, nil at the root
+	// collect, if set, is the effect of a helper being summarised: findings
+	// are recorded there rather than reported.
+	collect *effect
 }
 
 type checker struct {
-	pass          *analysis.Pass
-	pkg           *ssa.Package
-	prog          *ssa.Program
-	tombstoneType types.Type
-	reported      map[string]bool
-	done          map[target]bool
-	summary       map[target]summaryState // memoises summarize
-	answers       map[target]answerState  // memoises tombstoneAnswer
+	pass      *analysis.Pass
+	pkg       *ssa.Package
+	prog      *ssa.Program
+	reported  map[string]bool
+	done      map[target]bool
+	summary   map[target]summaryState // memoises summarize
+	answers   map[target]answerState  // memoises tombstoneAnswer
+	effects   map[target]*effect      // memoises effectOf
+	delivered map[DeliveredParam]bool // interface methods called with deleted objects (exported when local)
 	// funcs are the package's source functions; gets the work-queue Gets
 	// in them and fieldFuncs the funcs stored in fields, found once when a
 	// drop is checked for loss (missing.go).
@@ -118,7 +143,14 @@ func (c *checker) visit(t target, o origin) {
 	}
 	c.done[t] = true
 	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}}, c.hooks())
-	f.walk(func(instr ssa.Instruction, st state) {
+	var calls func(instr ssa.Instruction, st state)
+	if t.mode == mayBeTombstone {
+		calls = func(instr ssa.Instruction, st state) {
+			c.checkHelperCall(f, instr, st, o)
+			c.noteDelivery(f, instr, st, o)
+		}
+	}
+	f.walkCalls(calls, func(instr ssa.Instruction, st state) {
 		switch t.mode {
 		case mayBeTombstone:
 			c.checkTombstoneUse(f, instr, st, o)

@@ -62,6 +62,11 @@ type Spec struct {
 	// on an instance's flag set and returns the run function that reads
 	// them, so that each instance (New) has options of its own.
 	Options func(*flag.FlagSet) RunFunc
+	// FactTypes are the analysis facts the analyzer exports and imports:
+	// summaries of the functions and types of the analysed modules'
+	// packages (analyzers/internal/summary), which drivers carry from a
+	// package to its importers.
+	FactTypes []analysis.Fact
 	// OwnDirectives is for the analyzer that checks the suppression
 	// directives themselves: its findings are not subject to them.
 	OwnDirectives bool
@@ -97,10 +102,11 @@ func New(spec Spec) *Definition {
 func (d *Definition) New() *analysis.Analyzer {
 	s := d.spec
 	a := &analysis.Analyzer{
-		Name:     s.Name,
-		Doc:      manual.MustParse(s.Name, s.DocSource).AnalyzerDoc(),
-		URL:      DocURL(s.Name),
-		Requires: s.Requires,
+		Name:      s.Name,
+		Doc:       manual.MustParse(s.Name, s.DocSource).AnalyzerDoc(),
+		URL:       DocURL(s.Name),
+		Requires:  s.Requires,
+		FactTypes: s.FactTypes,
 	}
 	run := s.Run
 	if s.Options != nil {
