@@ -92,6 +92,22 @@
 //		return
 //	}
 //
+//	// package podutil, in the same module
+//	func PodFromObj(obj interface{}) *v1.Pod { return obj.(*v1.Pod) }
+//
+//	DeleteFunc: func(obj interface{}) {
+//		pod := podutil.PodFromObj(obj) // PodFromObj panics on a tombstone
+//		...
+//	},
+//
+//	// package watcher, in the same module: each handler gets the object as is
+//	DeleteFunc: func(obj interface{}) { for _, h := range w.handlers { h.OnDelete(obj) } },
+//
+//	func (c *Controller) OnDelete(obj interface{}) { // implements watcher.Handler
+//		pod := obj.(*v1.Pod) // panics on a tombstone
+//		...
+//	}
+//
 // # Right
 //
 //	DeleteFunc: func(obj interface{}) {
