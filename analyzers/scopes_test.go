@@ -32,7 +32,9 @@ var scopeReads = map[string]struct {
 	"cached.go pkg":             {"", "collectCaches, called with pass.Pkg"},
 	"walk.go named.Obj().Pkg()": {"", "enumConstants, only when the package is complete"},
 	"kubessa.go p":              {"", "compares the scope's identity, reads nothing"},
-	"tombstone.go cachePkg":     {kube.CachePkg, "DeletedFinalStateUnknown"},
+	"facts.go c.pass.Pkg":       {"", "the analysed package"},
+	"watcher.go c.pass.Pkg":     {"", "the analysed package"},
+	"watcher.go p":              {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
 	"handlers.go cachePkg":      {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},
 }
 

@@ -12,7 +12,8 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
-// checkTombstoneUse reports a use of a value that may be a tombstone.
+// checkTombstoneUse reports a use of a value that may be a tombstone (or,
+// when o collects a helper's effect, records it).
 func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o origin) {
 	switch instr := instr.(type) {
 	case *ssa.TypeAssert:
@@ -24,19 +25,22 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 		case isTombstoneType(t), admitsTombstone(t):
 			return // the tombstone check itself, or an assertion it passes
 		case isTombstonePointer(t):
-			c.report(instr.Pos(), nil, "the assertion to *cache.DeletedFinalStateUnknown never succeeds: informers deliver tombstones as values, so this check is dead and the deletion is dropped%s", o.context())
+			c.found(o, harmDrop, instr.Pos(), "asserts the object to *cache.DeletedFinalStateUnknown, which never succeeds", nil,
+				"the assertion to *cache.DeletedFinalStateUnknown never succeeds: informers deliver tombstones as values, so this check is dead and the deletion is dropped%s", o.context())
 		case !instr.CommaOk:
 			delete(st, keyOf(instr.X)) // past a panicking assertion the tombstone is gone
-			c.report(instr.Pos(), c.unwrapFix(instr.Pos()), "type assertion to %s panics on the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event%s", c.typeString(t), o.context())
+			c.found(o, harmPanic, instr.Pos(), fmt.Sprintf("asserts the object to %s without a tombstone check", c.typeString(t)), func() *analysis.SuggestedFix { return c.unwrapFix(instr.Pos()) },
+				"type assertion to %s panics on the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event%s", c.typeString(t), o.context())
 		case o.root.dropHarmless:
 			return // the filtered handler ignores deletions anyway
 		case !c.failureConsiders(f, instr) && !c.dropLosesNothing(f.fn, instr):
-			msg := "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to %s fails and its failure path never unwraps the tombstone%s"
 			if sw := c.typeSwitchAt(instr.Pos()); sw.IsValid() {
-				c.report(sw, c.unwrapFix(sw), "the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: this type switch has no case for it%s", o.context())
+				c.found(o, harmDrop, sw, "switches on the object's type with no case for the tombstone", func() *analysis.SuggestedFix { return c.unwrapFix(sw) },
+					"the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: this type switch has no case for it%s", o.context())
 				return
 			}
-			c.report(instr.Pos(), c.unwrapFix(instr.Pos()), msg, c.typeString(t), o.context())
+			c.found(o, harmDrop, instr.Pos(), fmt.Sprintf("asserts the object to %s and drops it when that fails", c.typeString(t)), func() *analysis.SuggestedFix { return c.unwrapFix(instr.Pos()) },
+				"the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: the assertion to %s fails and its failure path never unwraps the tombstone%s", c.typeString(t), o.context())
 		}
 	case ssa.CallInstruction:
 		common := instr.Common()
@@ -49,12 +53,13 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 			if !f.tracked(arg, st) {
 				continue
 			}
+			what := fmt.Sprintf("passes the object to %s.%s, which returns an error for a tombstone", fn.Pkg().Name(), fn.Name())
 			if tf.Replacement != "" {
-				c.report(instr.Pos(), c.renameFix(instr.Pos(), tf.Replacement),
+				c.found(o, harmDrop, instr.Pos(), what, func() *analysis.SuggestedFix { return c.renameFix(instr.Pos(), tf.Replacement) },
 					"%s.%s returns an error for the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event, so the deletion is dropped; use %s.%s%s",
 					fn.Pkg().Name(), fn.Name(), fn.Pkg().Name(), tf.Replacement, o.context())
 			} else {
-				c.report(instr.Pos(), nil,
+				c.found(o, harmDrop, instr.Pos(), what, nil,
 					"%s.%s returns an error for the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event, so the deletion is dropped; unwrap the tombstone first%s",
 					fn.Pkg().Name(), fn.Name(), o.context())
 			}
@@ -148,6 +153,12 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 				}
 				continue
 			}
+			if p, ok := c.helperEffect(common, i); ok {
+				if p.Settles {
+					return true
+				}
+				continue // a helper of the module known not to unwrap it
+			}
 			return true // code we cannot see may unwrap it
 		}
 	}
@@ -156,7 +167,9 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 
 // settles reports whether a call may have dealt with a possible tombstone
 // in v: a package helper that considers tombstones (it may unwrap or filter
-// them, as in `if isTombstone(obj) { return }`), or code we cannot see.
+// them, as in `if isTombstone(obj) { return }`), a helper of another
+// package of the module that considers, drops or panics on them (the
+// drop is reported at the call, once), or code we cannot see.
 // A library call that only describes the value (isInert) deals with
 // nothing. Past such a call the value is not tracked, so what follows is not
 // reported: precision over recall. The deletion-handling key functions do
@@ -177,7 +190,15 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 		}
 		return false
 	}
-	return true
+	for i, arg := range common.Args {
+		if arg != v {
+			continue
+		}
+		if p, ok := c.helperEffect(common, i); !ok || p.settlesCaller() {
+			return true
+		}
+	}
+	return false
 }
 
 // summaryState is what summarize knows of a target so far.
@@ -312,6 +333,10 @@ func (o origin) context() string {
 		return ""
 	}
 	switch {
+	case r.from != "" && o.via != nil:
+		return fmt.Sprintf(" (the object comes from %s, which implements %s)", r.name, r.from)
+	case r.from != "":
+		return fmt.Sprintf(" (%s implements %s)", r.name, r.from)
 	case r.shared != "":
 		return fmt.Sprintf(" (%s is both the %s and the %s of an informer handler)", r.name, r.shared, r.role)
 	case o.via != nil:
@@ -334,6 +359,9 @@ func (c *checker) typeString(t types.Type) string {
 }
 
 func (c *checker) report(pos token.Pos, fix *analysis.SuggestedFix, format string, args ...any) {
+	if c.silent {
+		return
+	}
 	msg := fmt.Sprintf(format, args...)
 	p := c.pass.Fset.Position(pos)
 	k := fmt.Sprintf("%s:%d:%s", p.Filename, p.Line, msg)

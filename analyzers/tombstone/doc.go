@@ -43,6 +43,27 @@
 //     argument of a TypedFilteringResourceEventHandler's FilterFunc, which
 //     receives that same OptionalObj.
 //
+// The object is followed across the packages of the module being analysed
+// (in dependency order, as analysis facts), two ways:
+//
+//   - a helper of another package of the module that the handler hands the
+//     object to (`util.PodFromObj(obj)`, `c.metrics.RecordDelete(obj)`) is
+//     summarised: what it does to a tombstone in each interface{} parameter
+//     — unwraps it, hands it to code that may, asserts it unchecked and
+//     panics, drops it (a failing comma-ok assertion, a type switch, a key
+//     function that fails), or only logs it. A helper that panics or drops
+//     is reported at the handler's call, naming the helper and where it
+//     asserts; the drop only when the handler does not deal with the
+//     tombstone itself after the call. A helper that only logs or formats
+//     the object leaves it as it was, so what the handler does with the
+//     object next is still checked;
+//   - a watcher package of the module that registers the DeleteFunc itself
+//     and hands its object, tombstone and all, to a method of an interface
+//     of the module (`h.OnDelete(obj)`) makes every method implementing
+//     that interface method, in the packages importing the watcher, a
+//     delete handler, whatever its name. A watcher that unwraps the
+//     tombstone before the call makes none.
+//
 // When one function is both the AddFunc (or UpdateFunc) and the DeleteFunc,
 // the finding is at the failing call or assertion, and its message names
 // both roles.
@@ -69,6 +90,22 @@
 //	if !ok { // a tombstone is logged, and the deletion dropped
 //		logger.Error("unexpected object", zap.Any("object", obj))
 //		return
+//	}
+//
+//	// package podutil, in the same module
+//	func PodFromObj(obj interface{}) *v1.Pod { return obj.(*v1.Pod) }
+//
+//	DeleteFunc: func(obj interface{}) {
+//		pod := podutil.PodFromObj(obj) // PodFromObj panics on a tombstone
+//		...
+//	},
+//
+//	// package watcher, in the same module: each handler gets the object as is
+//	DeleteFunc: func(obj interface{}) { for _, h := range w.handlers { h.OnDelete(obj) } },
+//
+//	func (c *Controller) OnDelete(obj interface{}) { // implements watcher.Handler
+//		pod := obj.(*v1.Pod) // panics on a tombstone
+//		...
 //	}
 //
 // # Right
@@ -133,9 +170,20 @@
 //   - type switches with a DeletedFinalStateUnknown case, and comma-ok
 //     assertions whose failure path unwraps the tombstone, calls a
 //     deletion-handling key function or passes the object to code the
-//     analyzer cannot see (another package, an interface method, a func
-//     stored in a field), which may unwrap it; a package helper that logs
-//     the object and also hands it on is such code, whatever its name;
+//     analyzer cannot see (a package of another module, an interface
+//     method, a func stored in a field), or to a helper of the module that
+//     unwraps it or hands it to such code; a helper that logs the object
+//     and also hands it on is such code, whatever its name;
+//   - a helper of another package of the module that fails on a tombstone,
+//     when the handler deals with the tombstone after the call (`key, err
+//     := util.KeyOf(obj); if err != nil { ...
+//     obj.(cache.DeletedFinalStateUnknown) ... }`); helpers reached through
+//     an interface, a func value or a method of an unexported type;
+//   - the implementations of a watcher package's interface when the
+//     watcher unwraps the tombstone before calling them, or calls them
+//     only from add and update handlers; a watcher whose DeleteFunc is a
+//     func the controller hands it (a handler factory) or that queues the
+//     object for a worker of its own is not followed;
 //   - an explicit tombstone check that returns or reassigns the object before
 //     the assertion, and an assertion after the object went through a
 //     package helper that checks for tombstones (`if isTombstone(obj)
@@ -177,6 +225,10 @@
 // controller-runtime client or a store's GetByKey rather than a lister is
 // not followed, and the drop is reported; suppress it with the reason when
 // the sync ignores missing objects.
+//
+// Only the packages of the modules being analysed are followed: a helper or
+// watcher of a dependency of another module is code the analyzer cannot
+// see, which may unwrap the tombstone.
 package tombstone
 
 import _ "embed"

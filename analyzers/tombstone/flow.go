@@ -120,6 +120,13 @@ func predIndex(b, pred *ssa.BasicBlock) int {
 // walk calls visit for every instruction of every block the flow reached,
 // with the state in force just before it (which visit may narrow).
 func (f *flow) walk(visit func(instr ssa.Instruction, st state)) {
+	f.walkCalls(nil, visit)
+}
+
+// walkCalls is walk that also calls call, for each call instruction, with
+// the state before the call settles any of its arguments: a call that is a
+// value's last use (a helper that panics on it) is checked there.
+func (f *flow) walkCalls(call, visit func(instr ssa.Instruction, st state)) {
 	for _, b := range f.fn.Blocks {
 		st, reached := f.in[b]
 		if !reached {
@@ -127,6 +134,9 @@ func (f *flow) walk(visit func(instr ssa.Instruction, st state)) {
 		}
 		st = st.clone()
 		for _, instr := range b.Instrs {
+			if _, isCall := instr.(ssa.CallInstruction); isCall && call != nil {
+				call(instr, st)
+			}
 			f.derive(instr, st)
 			visit(instr, st)
 		}

@@ -40,6 +40,9 @@ type root struct {
 	// there, so only panics are reported.
 	dropHarmless bool
 	name         string // how the registration spells the function
+	// from, for a method implementing an interface method that a watcher
+	// package calls with deleted objects, names that method and package.
+	from string
 }
 
 // handlerFields are the fields of client-go's adaptor structs whose

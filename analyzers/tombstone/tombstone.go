@@ -14,7 +14,9 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 const name = "tombstone"
@@ -23,8 +25,9 @@ const name = "tombstone"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, lend.Analyzer},
 	Scopes:    []string{kube.CachePkg},
+	FactTypes: []analysis.Fact{new(HelperFact), new(WatcherFact)},
 	Run:       run,
 })
 
@@ -32,14 +35,15 @@ var Definition = define.New(define.Spec{
 var Analyzer = Definition.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
-	cachePkg := kube.LookupPackage(pass.Pkg, kube.CachePkg)
-	if cachePkg == nil {
-		return nil, nil // the package cannot see an informer
-	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	ssaRes := kubessa.Of(pass)
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
+	}
+	exports := summary.Exports(pass)
+	cachePkg := kube.LookupPackage(pass.Pkg, kube.CachePkg)
+	if cachePkg == nil && !exports {
+		return nil, nil // the package cannot see an informer, and exports nothing
 	}
 
 	funcs := make(map[ast.Node]*ssa.Function)
@@ -48,26 +52,57 @@ func run(pass *analysis.Pass) (any, error) {
 			funcs[syn] = fn
 		}
 	}
-	c := &checker{
-		pass:     pass,
-		pkg:      ssaRes.Pkg,
-		funcs:    ssaRes.SrcFuncs,
-		prog:     ssaRes.Pkg.Prog,
-		reported: make(map[string]bool),
-		done:     make(map[target]bool),
-		summary:  make(map[target]summaryState),
-		answers:  make(map[target]answerState),
+	newChecker := func(imports bool) *checker {
+		return &checker{
+			pass:     pass,
+			pkg:      ssaRes.Pkg,
+			funcs:    ssaRes.SrcFuncs,
+			prog:     ssaRes.Pkg.Prog,
+			imports:  imports,
+			reported: make(map[string]bool),
+			done:     make(map[target]bool),
+			summary:  make(map[target]summaryState),
+			answers:  make(map[target]answerState),
+			effects:  make(map[target]*effect),
+			// The package's own deliveries make roots of its own
+			// implementations; exported when the package exports.
+			delivered: make(map[DeliveredParam]bool),
+		}
 	}
-	if obj, ok := cachePkg.Scope().Lookup("DeletedFinalStateUnknown").(*types.TypeName); ok {
-		c.tombstoneType = obj.Type()
+	check := func(c *checker) {
+		for _, roots := range [][]root{
+			findRoots(pass, ins, c.prog, funcs, cachePkg),
+			// The implementations of the interface methods that watcher
+			// packages (this one included) call with deleted objects.
+			c.implementationRoots(c.deliveries()),
+		} {
+			for _, r := range roots {
+				func() {
+					defer crash.At(pass.Fset, r.fn.Pos())
+					c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
+				}()
+			}
+		}
 	}
-
-	for _, r := range findRoots(pass, ins, c.prog, funcs, cachePkg) {
-		func() {
-			defer crash.At(pass.Fset, r.fn.Pos())
-			c.visit(target{r.fn, r.param, r.mode}, origin{root: r})
-		}()
+	if exports {
+		// What the package says of itself, made without what other
+		// packages say (package summary): a checker that imports no fact
+		// and reports nothing.
+		e := newChecker(false)
+		e.silent = true
+		// A helper package need not see an informer: `func PodFromObj(obj
+		// interface{}) *v1.Pod` is all it takes.
+		e.exportHelperFacts()
+		if cachePkg != nil {
+			check(e)
+			e.exportWatcherFact()
+		}
 	}
+	if cachePkg == nil {
+		return nil, nil // the package cannot see an informer
+	}
+	c := newChecker(true)
+	check(c)
 	// DeletedObject[T].OptionalObj may be nil wherever it is read.
 	for _, fn := range ssaRes.SrcFuncs {
 		func() {
@@ -91,17 +126,26 @@ type target struct {
 type origin struct {
 	root root
 	via  *ssa.Function // the function that passed it on, nil at the root
+	// collect, if set, is the effect of a helper being summarised: findings
+	// are recorded there rather than reported.
+	collect *effect
 }
 
 type checker struct {
-	pass          *analysis.Pass
-	pkg           *ssa.Package
-	prog          *ssa.Program
-	tombstoneType types.Type
-	reported      map[string]bool
-	done          map[target]bool
-	summary       map[target]summaryState // memoises summarize
-	answers       map[target]answerState  // memoises tombstoneAnswer
+	pass *analysis.Pass
+	pkg  *ssa.Package
+	prog *ssa.Program
+	// imports says whether the facts of other packages are read: not
+	// while the package's own summaries are made.
+	imports bool
+	// silent checkers report nothing (they make the package's summaries).
+	silent    bool
+	reported  map[string]bool
+	done      map[target]bool
+	summary   map[target]summaryState // memoises summarize
+	answers   map[target]answerState  // memoises tombstoneAnswer
+	effects   map[target]*effect      // memoises effectOf
+	delivered map[DeliveredParam]bool // interface methods called with deleted objects, when exporting
 	// funcs are the package's source functions; gets the work-queue Gets
 	// in them and fieldFuncs the funcs stored in fields, found once when a
 	// drop is checked for loss (missing.go).
@@ -118,7 +162,14 @@ func (c *checker) visit(t target, o origin) {
 	}
 	c.done[t] = true
 	f := solve(t.fn, t.mode, []key{{t.fn.Params[t.param], -1}}, c.hooks())
-	f.walk(func(instr ssa.Instruction, st state) {
+	var calls func(instr ssa.Instruction, st state)
+	if t.mode == mayBeTombstone {
+		calls = func(instr ssa.Instruction, st state) {
+			c.checkHelperCall(f, instr, st, o)
+			c.noteDelivery(f, instr, st, o)
+		}
+	}
+	f.walkCalls(calls, func(instr ssa.Instruction, st state) {
 		switch t.mode {
 		case mayBeTombstone:
 			c.checkTombstoneUse(f, instr, st, o)
