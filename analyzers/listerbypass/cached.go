@@ -26,6 +26,11 @@ type caches struct {
 	// apiReaders: fields holding a reader that bypasses controller-runtime's
 	// cache (GetAPIReader, client.New).
 	apiReaders map[*types.Var]bool
+	// seen: object keys of every other lister or informer value of the
+	// package (parameters, results such as knative's
+	// podinformer.Get(ctx).Lister()): an informer of the resource exists in
+	// the controller's process, kept or not.
+	seen map[string]bool
 	// held: memoised holds.
 	held map[*types.TypeName]map[*types.Var]bool
 }
@@ -37,6 +42,7 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		dynamic:    make(map[string]bool),
 		watched:    make(map[string]bool),
 		apiReaders: make(map[*types.Var]bool),
+		seen:       make(map[string]bool),
 		held:       make(map[*types.TypeName]map[*types.Var]bool),
 	}
 	scope := pkg.Scope()
@@ -58,6 +64,9 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		}
 	}
 	for _, fn := range funcs {
+		for _, p := range fn.Params {
+			c.see(p.Type())
+		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				c.scan(instr)
@@ -78,6 +87,7 @@ func (c *caches) scan(instr ssa.Instruction) {
 	if !ok {
 		return
 	}
+	c.see(call.Type())
 	if kube.IsInformer(call.Type()) {
 		if obj := kube.ObjectOf(call.Type()); obj != nil {
 			c.factory[kube.ObjectKey(obj)] = true // factory.Core().V1().Pods()
@@ -104,6 +114,25 @@ func (c *caches) scan(instr ssa.Instruction) {
 			}
 		}
 	}
+}
+
+// see records the resource of a lister or informer type.
+func (c *caches) see(t types.Type) {
+	if !kube.IsInformer(t) && !kube.IsLister(t) {
+		return
+	}
+	if obj := kube.ObjectOf(t); obj != nil {
+		c.seen[kube.ObjectKey(obj)] = true
+	}
+}
+
+// informed reports whether an informer of a typed read's resource exists
+// anywhere in the package, for any of its controllers: kept in a field,
+// asked of a factory, handed in as a parameter (and kept only for its
+// HasSynced), read through knative's injection listers, or watched by
+// controller-runtime's cache.
+func (c *caches) informed(r read) bool {
+	return c.cached(r) || c.seen[r.key] || c.watched[r.key]
 }
 
 // fromAPIReader reports whether v is a reader from GetAPIReader or
