@@ -31,6 +31,9 @@ type caches struct {
 	// podinformer.Get(ctx).Lister()): an informer of the resource exists in
 	// the controller's process, kept or not.
 	seen map[string]bool
+	// controllerRuntime: the package can use controller-runtime's client,
+	// whose cache is where its informers come from.
+	controllerRuntime bool
 	// held: memoised holds.
 	held map[*types.TypeName]map[*types.Var]bool
 }
@@ -44,6 +47,8 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		apiReaders: make(map[*types.Var]bool),
 		seen:       make(map[string]bool),
 		held:       make(map[*types.TypeName]map[*types.Var]bool),
+
+		controllerRuntime: kube.LookupPackage(pkg, kube.CRClientPkg) != nil,
 	}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
@@ -111,6 +116,19 @@ func (c *caches) scan(instr ssa.Instruction) {
 		for _, arg := range args {
 			if obj := objectArg(arg); obj != nil {
 				c.watched[kube.ObjectKey(obj)] = true
+			}
+		}
+	case (fn.Name() == "Get" || fn.Name() == "List") && fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg:
+		// controller-runtime's client: its cache starts an informer for
+		// the type it is asked for (an API reader's reads count too, which
+		// only makes the package quieter).
+		i := 2 // Get(ctx, key, obj)
+		if fn.Name() == "List" {
+			i = 1 // List(ctx, list)
+		}
+		if i < len(args) {
+			if obj := objectArg(args[i]); obj != nil {
+				c.seen[kube.ObjectKey(obj)] = true
 			}
 		}
 	}

@@ -127,6 +127,9 @@ func message(fn *ssa.Function, r read, own owners, c *caches, v verdict) string 
 	kind := kube.Kind(r.object)
 	switch v {
 	case uncached:
+		if c.controllerRuntime {
+			return fmt.Sprintf("clientset %s of %s goes to the API server on every event, and the controller has no informer of %s: add one (read through the manager's client, whose cache starts one for %s)", r.method, kind, kind, kind)
+		}
 		return fmt.Sprintf("clientset %s of %s goes to the API server on every event, and the controller has no informer of %s: add one (a %s lister from a shared informer factory) and read through it", r.method, kind, kind, kind)
 	case elsewhere:
 		return fmt.Sprintf("clientset %s of %s in a processing path goes to the API server on every sync; the controller has no cache for %s", r.method, kind, kind)

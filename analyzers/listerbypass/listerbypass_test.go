@@ -12,7 +12,7 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrentClientGo(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, fixture("current"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/podgc", "./listerbypass/nodelifecycle")
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/podgc", "./listerbypass/nodelifecycle", "./listerbypass/operator")
 }
 
 // TestAll: with -listerbypass.all, uncached reads on the processing path

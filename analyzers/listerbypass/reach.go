@@ -60,7 +60,7 @@ func perEvent(pkg *ssa.Package, funcs []*ssa.Function, fieldFuncs map[*types.Var
 		roots = append(roots, fn)
 	}
 	for _, fn := range funcs {
-		if isKnativeReconcile(fn) {
+		if m, ok := fn.Object().(*types.Func); ok && isKnativeReconcile(m) {
 			roots = append(roots, fn)
 		}
 		for _, b := range fn.Blocks {
@@ -102,13 +102,13 @@ const knativeReconcilerPkg = "knative.dev/pkg/reconciler"
 // isKnativeReconcile reports whether fn is a method knative's generated
 // reconciler calls for every key it takes from its queue: ReconcileKind,
 // FinalizeKind, ObserveKind or ObserveFinalizeKind(ctx, obj) reconciler.Event.
-func isKnativeReconcile(fn *ssa.Function) bool {
-	switch fn.Name() {
+func isKnativeReconcile(m *types.Func) bool {
+	switch m.Name() {
 	case "ReconcileKind", "FinalizeKind", "ObserveKind", "ObserveFinalizeKind":
 	default:
 		return false
 	}
-	sig := fn.Signature
+	sig := m.Type().(*types.Signature)
 	return sig.Recv() != nil && sig.Results().Len() == 1 && kube.Is(sig.Results().At(0).Type(), knativeReconcilerPkg, "Event")
 }
 
