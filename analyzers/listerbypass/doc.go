@@ -158,6 +158,7 @@
 //   - Lists in start-up code (main, constructors, Run before it starts its
 //     loops), in functions that nothing on the per-event path reaches, and
 //     in wait.Poll* conditions, which stop once they hold;
+//   - such Lists in _test.go files, which read a fake clientset;
 //   - Lists that are deliberate fresh reads (the same rules as Gets below:
 //     inside RetryOnConflict, feeding a write, a guard of a create);
 //   - Lists through the dynamic or metadata client, and through
