@@ -6,20 +6,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// waitLoops are the wait helpers that run a function over and over until
-// stopped: how controllers run their workers.
-var waitLoops = map[string]bool{
-	"Until":                      true,
-	"UntilWithContext":           true,
-	"NonSlidingUntil":            true,
-	"NonSlidingUntilWithContext": true,
-	"JitterUntil":                true,
-	"JitterUntilWithContext":     true,
-	"BackoffUntil":               true,
-	"BackoffUntilWithContext":    true,
-	"Forever":                    true,
-}
-
 // workerLauncher reports whether fn runs a function it is given on a
 // goroutine of its own or in a loop until stopped — the ways a controller
 // starts its workers besides a go statement — and which parameter (counted
@@ -40,7 +26,7 @@ func workerLauncher(fn *types.Func) (param int, ok bool) {
 		_, recv = kube.PathName(sig.Recv().Type())
 	}
 	switch {
-	case path == kube.WaitPkg && recv == "" && waitLoops[fn.Name()]:
+	case kube.IsWaitLoop(fn):
 	case path == kube.WaitPkg && recv == "Group" && (fn.Name() == "Start" || fn.Name() == "StartWithChannel" || fn.Name() == "StartWithContext"):
 	case path == "sync" && recv == "WaitGroup" && fn.Name() == "Go":
 	case path == "golang.org/x/sync/errgroup" && recv == "Group" && (fn.Name() == "Go" || fn.Name() == "TryGo"):

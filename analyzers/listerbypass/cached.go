@@ -26,6 +26,14 @@ type caches struct {
 	// apiReaders: fields holding a reader that bypasses controller-runtime's
 	// cache (GetAPIReader, client.New).
 	apiReaders map[*types.Var]bool
+	// seen: object keys of every other lister or informer value of the
+	// package (parameters, results such as knative's
+	// podinformer.Get(ctx).Lister()): an informer of the resource exists in
+	// the controller's process, kept or not.
+	seen map[string]bool
+	// controllerRuntime: the package can use controller-runtime's client,
+	// whose cache is where its informers come from.
+	controllerRuntime bool
 	// held: memoised holds.
 	held map[*types.TypeName]map[*types.Var]bool
 }
@@ -37,7 +45,10 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		dynamic:    make(map[string]bool),
 		watched:    make(map[string]bool),
 		apiReaders: make(map[*types.Var]bool),
+		seen:       make(map[string]bool),
 		held:       make(map[*types.TypeName]map[*types.Var]bool),
+
+		controllerRuntime: kube.LookupPackage(pkg, kube.CRClientPkg) != nil,
 	}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
@@ -58,6 +69,9 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		}
 	}
 	for _, fn := range funcs {
+		for _, p := range fn.Params {
+			c.see(p.Type())
+		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				c.scan(instr)
@@ -78,6 +92,7 @@ func (c *caches) scan(instr ssa.Instruction) {
 	if !ok {
 		return
 	}
+	c.see(call.Type())
 	if kube.IsInformer(call.Type()) {
 		if obj := kube.ObjectOf(call.Type()); obj != nil {
 			c.factory[kube.ObjectKey(obj)] = true // factory.Core().V1().Pods()
@@ -103,7 +118,39 @@ func (c *caches) scan(instr ssa.Instruction) {
 				c.watched[kube.ObjectKey(obj)] = true
 			}
 		}
+	case (fn.Name() == "Get" || fn.Name() == "List") && fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg:
+		// controller-runtime's client: its cache starts an informer for
+		// the type it is asked for (an API reader's reads count too, which
+		// only makes the package quieter).
+		i := 2 // Get(ctx, key, obj)
+		if fn.Name() == "List" {
+			i = 1 // List(ctx, list)
+		}
+		if i < len(args) {
+			if obj := objectArg(args[i]); obj != nil {
+				c.seen[kube.ObjectKey(obj)] = true
+			}
+		}
 	}
+}
+
+// see records the resource of a lister or informer type.
+func (c *caches) see(t types.Type) {
+	if !kube.IsInformer(t) && !kube.IsLister(t) {
+		return
+	}
+	if obj := kube.ObjectOf(t); obj != nil {
+		c.seen[kube.ObjectKey(obj)] = true
+	}
+}
+
+// informed reports whether an informer of a typed read's resource exists
+// anywhere in the package, for any of its controllers: kept in a field,
+// asked of a factory, handed in as a parameter (and kept only for its
+// HasSynced), read through knative's injection listers, or watched by
+// controller-runtime's cache.
+func (c *caches) informed(r read) bool {
+	return c.cached(r) || c.seen[r.key] || c.watched[r.key]
 }
 
 // fromAPIReader reports whether v is a reader from GetAPIReader or

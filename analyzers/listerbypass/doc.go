@@ -1,9 +1,10 @@
 // Package listerbypass defines an Analyzer that reports API reads in a
-// controller's processing path for resources the controller already caches.
+// controller's processing path for resources the controller already caches,
+// and per-event lists of resources it should cache.
 //
 // # Analyzer listerbypass
 //
-// listerbypass: report API reads in a controller's sync path for resources it already caches in an informer
+// listerbypass: report API reads in a controller's sync path that its informers serve, and per-event lists that call for one
 //
 // An informer keeps a watched copy of every object of its resource; its
 // lister answers Get and List from memory. A controller that holds a lister
@@ -36,6 +37,20 @@
 // The message names the resource and, for clientset reads, the lister to
 // use instead: one the reporting controller holds.
 //
+// It also reports clientset List calls of a resource no informer of the
+// package caches (none kept in a field, asked of a factory, handed in as a
+// parameter, or served by knative's injection informers or
+// controller-runtime's cache) on a controller's per-event path: the
+// processing path above, event handlers (the functions of client-go's
+// ResourceEventHandlerFuncs and its kin), periodic passes run by wait.Until
+// and its kin, and knative reconcilers (ReconcileKind, FinalizeKind). Such a
+// LIST, often with a label or field selector, runs on every event or every
+// pass, and the API server answers it by reading every object of the
+// resource from etcd; kubernetes' own controllers replaced them with
+// informers (the pod garbage collector's node list on every pass, the node
+// lifecycle controller's "pods on this node" list for every node that went
+// unready). This message says the fix is an informer.
+//
 // # Wrong
 //
 //	func (c *Controller) syncHandler(ctx context.Context, key string) error {
@@ -50,6 +65,21 @@
 //
 //	d, err := c.deploymentsLister.Deployments(ns).Get(foo.Spec.DeploymentName)
 //
+// A pass that lists what nothing caches:
+//
+//	go wait.UntilWithContext(ctx, gcc.gc, 20*time.Second)
+//	...
+//	func (gcc *PodGC) gc(ctx context.Context) {
+//		nodes, err := gcc.kubeClient.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+//
+// lists from an informer the controller is handed:
+//
+//	func NewPodGC(client kubernetes.Interface, pods coreinformers.PodInformer, nodes coreinformers.NodeInformer) *PodGC {
+//		return &PodGC{kubeClient: client, podLister: pods.Lister(), nodeLister: nodes.Lister(), ...}
+//	}
+//	...
+//	nodes, err := gcc.nodeLister.List(labels.Everything())
+//
 // # Fix
 //
 // Read through the lister; write (Create, Update, Patch, Delete) through
@@ -60,6 +90,18 @@
 // shared with every other reader of the cache: DeepCopy before changing
 // them. With controller-runtime, read through the manager's client.
 //
+// For a per-event List of a resource nothing caches, add an informer: take
+// the resource's informer from the shared informer factory the controller's
+// other informers come from (a parameter of its constructor, as
+// kube-controller-manager hands them), keep its Lister() and HasSynced,
+// wait for it to sync before the workers start, and list through the lister
+// with labels.SelectorFromSet instead of a LabelSelector string. A field
+// selector becomes an index (cache.Indexers on the informer, read with
+// ByIndex), or a filtered informer when the controller only ever needs that
+// subset (informers.WithTweakListOptions). With controller-runtime, list
+// through the manager's client, whose cache starts an informer for the type;
+// with knative, through the injection informer's lister.
+//
 // # Suppress
 //
 // Some fresh reads are deliberate. Kubernetes' controller-ref manager
@@ -69,6 +111,12 @@
 //
 //	// A live read: the cache may not yet show the owner's deletion.
 //	fresh, err := c.client.AppsV1().ReplicaSets(ns).Get(ctx, name, metav1.GetOptions{}) //ctrllint:ignore listerbypass recheck deletion before adoption
+//
+// A per-event List the controller makes rarely, or must see fresh, is
+// suppressed the same way, with the reason:
+//
+//	// Runs only when an identity lease is deleted, a few times a day.
+//	list, err := c.client.CoreV1().ConfigMaps(ns).List(ctx, opts) //ctrllint:ignore listerbypass rare, on lease deletion only
 //
 // # Not reported
 //
@@ -97,9 +145,31 @@
 //     package with two controllers): this one has no lister to read
 //     through, and the other's informer may be filtered or fed by another
 //     factory (-listerbypass.all reports it as uncached);
-//   - resources the package does not cache: there is no lister to use
-//     (the flag -listerbypass.all reports every typed clientset read in a
-//     processing path, for controllers meant to read only from caches);
+//   - Gets of resources the package does not cache: reading one object by
+//     name is often live on purpose (a Secret's credentials, the owner just
+//     written), and an informer for it keeps every object of the resource
+//     in memory; only Lists, which read the whole resource on the server
+//     anyway, are reported (the flag -listerbypass.all reports every typed
+//     clientset read on the per-event path, for controllers meant to read
+//     only from caches);
+//   - a List of a resource an informer of the package exists for, even one
+//     kept only for its HasSynced: the fix there is its lister, which the
+//     first report names when the controller holds it;
+//   - Lists in start-up code (main, constructors, Run before it starts its
+//     loops), in functions that nothing on the per-event path reaches, and
+//     in wait.Poll* conditions, which stop once they hold;
+//   - such Lists in _test.go files, which read a fake clientset;
+//   - Lists that are deliberate fresh reads (the same rules as Gets below:
+//     inside RetryOnConflict, feeding a write, a guard of a create);
+//   - Lists through the dynamic or metadata client, and through
+//     controller-runtime's uncached readers, of resources nothing caches:
+//     only the first report covers them;
+//   - reads reached only through a helper of another package (what another
+//     package's function reads is not carried across), or only from event
+//     handlers that are methods of the package's own types
+//     (OnAdd/OnUpdate/OnDelete), from controller-runtime's map functions,
+//     or from loops on a time.Ticker: the per-event path starts at the
+//     roots named above;
 //   - controller-runtime's default client, which reads typed objects from
 //     the manager's cache;
 //   - reads of unstructured.Unstructured or PartialObjectMetadata through

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -11,6 +12,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
@@ -45,34 +47,73 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
-	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs)
+	fieldFuncs := ssax.StoredFuncs(ssaRes.SrcFuncs)
+	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs, fieldFuncs)
+	onEvent := perEvent(ssaRes.Pkg, ssaRes.SrcFuncs, fieldFuncs, onPath)
 	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.SrcFuncs {
-		own, ok := onPath[fn]
-		if !ok {
+		if !onEvent[fn] {
 			continue // set-up code, or not a controller at all
 		}
-		checkReads(pass, fn, own, caches, callers, all)
+		checkReads(pass, fn, onPath[fn], caches, callers, all)
 	}
 	return nil, nil
 }
 
-// checkReads reports the reads of fn that bypass a cache.
+// A verdict says which report a read gets.
+type verdict int
+
+const (
+	silent    verdict = iota
+	bypass            // the controller caches the resource: read its cache
+	uncached          // nothing in the package caches it: add an informer
+	elsewhere         // -all: another controller of the package caches it
+)
+
+// judge decides what a read on fn's per-event path gets. own is empty for
+// a function off the processing path (an event handler or a periodic pass):
+// only uncached reads are reported there.
+func judge(r read, own owners, fn *ssa.Function, c *caches, all bool) verdict {
+	switch {
+	case len(own) > 0 && c.cachedFor(r, own, fn):
+		return bypass
+	case r.kind != typedRead:
+		return silent // the dynamic client and controller-runtime: only bypasses
+	case !c.informed(r) && (r.method == "List" || all):
+		// Gets are left to -all: one object per event is often read live on
+		// purpose (a Secret's credentials, a Node's address), and caching a
+		// whole resource for it costs the memory of all its objects.
+		return uncached
+	case all && len(own) > 0:
+		return elsewhere
+	}
+	return silent
+}
+
+// checkReads reports the reads of fn that bypass a cache or call for one.
 func checkReads(pass *analysis.Pass, fn *ssa.Function, own owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
 	defer crash.At(pass.Fset, fn.Pos())
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			r, ok := readOf(instr, caches)
-			c := caches.cachedFor(r, own, fn)
-			if !ok || !(c || all && r.kind == typedRead) {
+			if !ok {
 				continue
+			}
+			v := judge(r, own, fn, caches, all)
+			if v == silent {
+				continue
+			}
+			if v == uncached && strings.HasSuffix(pass.Fset.Position(r.call.Pos()).Filename, "_test.go") {
+				continue // a test's fake clientset has no API server to spare
 			}
 			if deliberate(fn, r, callers) {
 				continue // read-modify-write, or a double-check of the cache
 			}
-			d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, own, caches, c)}
-			if fix := listerFix(pass, fn, r, caches); fix != nil {
-				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, own, caches, v)}
+			if v == bypass {
+				if fix := listerFix(pass, fn, r, caches); fix != nil {
+					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+				}
 			}
 			pass.Report(d)
 		}
@@ -80,7 +121,7 @@ func checkReads(pass *analysis.Pass, fn *ssa.Function, own owners, caches *cache
 }
 
 // message names the resource and the cache to read from instead.
-func message(fn *ssa.Function, r read, own owners, c *caches, isCached bool) string {
+func message(fn *ssa.Function, r read, own owners, c *caches, v verdict) string {
 	switch r.kind {
 	case dynamicRead:
 		return fmt.Sprintf("dynamic client %s of %s goes to the API server on every sync, though the package's dynamic informer factory caches it: read through ForResource(...).Lister()", r.method, r.key)
@@ -88,7 +129,13 @@ func message(fn *ssa.Function, r read, own owners, c *caches, isCached bool) str
 		return fmt.Sprintf("%s of %s through an uncached reader goes to the API server on every reconcile, though the manager's cache watches %s: use the manager's client", r.method, kube.Kind(r.object), kube.Kind(r.object))
 	}
 	kind := kube.Kind(r.object)
-	if !isCached {
+	switch v {
+	case uncached:
+		if c.controllerRuntime {
+			return fmt.Sprintf("clientset %s of %s goes to the API server on every event, and the controller has no informer of %s: add one (read through the manager's client, whose cache starts one for %s)", r.method, kind, kind, kind)
+		}
+		return fmt.Sprintf("clientset %s of %s goes to the API server on every event, and the controller has no informer of %s: add one (a %s lister from a shared informer factory) and read through it", r.method, kind, kind, kind)
+	case elsewhere:
 		return fmt.Sprintf("clientset %s of %s in a processing path goes to the API server on every sync; the controller has no cache for %s", r.method, kind, kind)
 	}
 	return fmt.Sprintf("clientset %s of %s goes to the API server on every sync, though the controller caches %s: read through %s", r.method, kind, kind, listerName(fn, r, own, c))

@@ -24,8 +24,7 @@ import (
 // types of the roots whose path it is on (nil for a root without one), so
 // that a read is measured against the caches of its own controller, not
 // another one's in the same package.
-func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]owners {
-	fieldFuncs := ssax.StoredFuncs(funcs)
+func processing(pkg *ssa.Package, funcs []*ssa.Function, fieldFuncs map[*types.Var][]ssa.Value) map[*ssa.Function]owners {
 	roots := make(map[*types.TypeName][]*ssa.Function)
 	a := keyflow.New(pkg)
 	for _, it := range a.Gets(funcs) {
@@ -46,6 +45,71 @@ func processing(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function]owner
 		}
 	}
 	return reached
+}
+
+// perEvent returns the functions of the package that run once per event or
+// per period, not once at start-up: the processing path (onPath), and what
+// event handlers (the functions stored in client-go's handler structs),
+// periodic passes (functions handed to wait.Until and its kin) and knative
+// reconcilers (ReconcileKind and its kin, which knative's generated
+// reconciler calls for every key) reach. A read there runs as often as
+// events arrive or the period elapses.
+func perEvent(pkg *ssa.Package, funcs []*ssa.Function, fieldFuncs map[*types.Var][]ssa.Value, onPath map[*ssa.Function]owners) map[*ssa.Function]bool {
+	var roots []*ssa.Function
+	for fn := range onPath {
+		roots = append(roots, fn)
+	}
+	for _, fn := range funcs {
+		if m, ok := fn.Object().(*types.Func); ok && isKnativeReconcile(m) {
+			roots = append(roots, fn)
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					if isHandlerField(x.Addr) {
+						roots = append(roots, localFunc(pkg, x.Val))
+					}
+				case ssa.CallInstruction:
+					if kube.IsWaitLoop(ssax.Callee(x.Common())) {
+						for _, arg := range x.Common().Args {
+							roots = append(roots, localFunc(pkg, arg))
+						}
+					}
+				}
+			}
+		}
+	}
+	return reachFrom(pkg, fieldFuncs, roots)
+}
+
+// isHandlerField reports whether addr is a field of one of client-go's
+// event-handler structs (AddFunc, UpdateFunc, DeleteFunc, FilterFunc),
+// set in a composite literal or later.
+func isHandlerField(addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	_, ok = kube.HandlerStructOf(fa.X.Type())
+	return ok
+}
+
+// knativeReconcilerPkg declares the Event that knative's generated
+// reconcilers expect back from ReconcileKind and FinalizeKind.
+const knativeReconcilerPkg = "knative.dev/pkg/reconciler"
+
+// isKnativeReconcile reports whether fn is a method knative's generated
+// reconciler calls for every key it takes from its queue: ReconcileKind,
+// FinalizeKind, ObserveKind or ObserveFinalizeKind(ctx, obj) reconciler.Event.
+func isKnativeReconcile(m *types.Func) bool {
+	switch m.Name() {
+	case "ReconcileKind", "FinalizeKind", "ObserveKind", "ObserveFinalizeKind":
+	default:
+		return false
+	}
+	sig := m.Type().(*types.Signature)
+	return sig.Recv() != nil && sig.Results().Len() == 1 && kube.Is(sig.Results().At(0).Type(), knativeReconcilerPkg, "Event")
 }
 
 // owners are the controller types whose processing path a function is on;

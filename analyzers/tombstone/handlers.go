@@ -6,38 +6,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// handlerStruct describes one of client-go's event-handler adaptor structs.
-type handlerStruct struct {
-	// Typed is true for the v0.37 generic variants, whose DeleteFunc
-	// receives a cache.DeletedObject[T] instead of interface{}.
-	Typed bool
-	// Filtering is true for FilteringResourceEventHandler and its typed
-	// variant: their FilterFunc sees deletions too.
-	Filtering bool
-}
-
-// handlerStructs are the adaptor structs of k8s.io/client-go/tools/cache.
-var handlerStructs = map[string]handlerStruct{
-	"ResourceEventHandlerFuncs":              {},
-	"ResourceEventHandlerDetailedFuncs":      {},
-	"FilteringResourceEventHandler":          {Filtering: true},
-	"TypedResourceEventHandlerFuncs":         {Typed: true},
-	"TypedResourceEventHandlerDetailedFuncs": {Typed: true},
-	"TypedFilteringResourceEventHandler":     {Typed: true, Filtering: true},
-}
-
-// handlerStructOf reports whether t (or *t) is one of client-go's
-// event-handler adaptor structs, including aliases such as the generated
-// corev1informers.PodHandlerFuncs.
-func handlerStructOf(t types.Type) (handlerStruct, bool) {
-	path, name := kube.PathName(t)
-	if path != kube.CachePkg {
-		return handlerStruct{}, false
-	}
-	h, ok := handlerStructs[name]
-	return h, ok
-}
-
 // registrationMethods are the informer methods that take an event handler.
 var registrationMethods = map[string]bool{
 	"AddEventHandler":                 true,

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // mode says what a tracked value may hold that its user must expect.
@@ -63,11 +65,11 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		fn       *ssa.Function
 		role     string
 		expr     ast.Expr
-		h        handlerStruct
+		h        kube.HandlerStruct
 		harmless bool
 	}
 	var uses []use
-	record := func(h handlerStruct, field string, value ast.Expr, harmless bool) {
+	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool) {
 		if !deleteFields[field] && !liveFields[field] {
 			return // Handler of a filtering handler, or unknown
 		}
@@ -81,7 +83,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
 		switch n := cur.Node().(type) {
 		case *ast.CompositeLit:
-			h, ok := handlerStructOf(pass.TypesInfo.TypeOf(n))
+			h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(n))
 			if !ok {
 				continue // not a client-go handler struct
 			}
@@ -99,7 +101,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 				if !ok || len(n.Rhs) != len(n.Lhs) {
 					continue
 				}
-				h, ok := handlerStructOf(pass.TypesInfo.TypeOf(sel.X))
+				h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(sel.X))
 				if !ok {
 					continue // not a field of a handler struct
 				}
@@ -219,7 +221,7 @@ func wrapsNoDeleteFunc(pass *analysis.Pass, e ast.Expr) bool {
 	if !ok {
 		return false // a variable or call: it may handle deletions
 	}
-	h, ok := handlerStructOf(pass.TypesInfo.TypeOf(lit))
+	h, ok := kube.HandlerStructOf(pass.TypesInfo.TypeOf(lit))
 	if !ok || h.Filtering {
 		return false
 	}

@@ -21,12 +21,13 @@ var predicates = map[string]func(types.Type) bool{
 	"typedClient": kube.IsTypedResourceClient,
 	"rateLimited": func(t types.Type) bool { q, ok := kube.QueueOf(t); return ok && q.RateLimited },
 	"queue":       func(t types.Type) bool { q, ok := kube.QueueOf(t); return ok && !q.RateLimited },
+	"handler":     func(t types.Type) bool { _, ok := kube.HandlerStructOf(t); return ok },
 }
 
 // elsewhere are the prefixes of fixture variables whose predicate belongs
 // to one analyzer and is tested there (tombstone's handlers_test.go); none
 // of the predicates above may hold for them.
-var elsewhere = []string{"handler", "tombstone", "deleted"}
+var elsewhere = []string{"tombstone", "deleted"}
 
 // TestRecognition runs the predicates over fixtures compiled against the
 // real client-go, the newest release and one more than two years older.
@@ -105,6 +106,22 @@ func TestQueueCall(t *testing.T) {
 		obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg.Types, "GetIndexer")
 		if _, _, ok := kube.QueueCall(obj.(*types.Func), recv); ok {
 			t.Errorf("%s: an informer method is taken for a queue call", fixture)
+		}
+	}
+}
+
+func TestHandlerStructShapes(t *testing.T) {
+	scope := load(t, "current").Types.Scope()
+	for name, want := range map[string]kube.HandlerStruct{
+		"handlerFuncs":       {},
+		"handlerFiltering":   {Filtering: true},
+		"handlerTyped":       {Typed: true},
+		"handlerTypedAlias":  {Typed: true},
+		"handlerTypedFilter": {Typed: true, Filtering: true},
+	} {
+		got, ok := kube.HandlerStructOf(scope.Lookup(name).Type())
+		if !ok || got != want {
+			t.Errorf("kube.HandlerStructOf(%s) = %+v, %v; want %+v", name, got, ok, want)
 		}
 	}
 }

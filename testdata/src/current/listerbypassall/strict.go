@@ -21,7 +21,7 @@ func (c *Controller) process(ctx context.Context) bool {
 		return false
 	}
 	defer c.queue.Done(key)
-	if _, err := c.client.CoreV1().Secrets("default").Get(ctx, key, metav1.GetOptions{}); err != nil { // want `clientset Get of Secret in a processing path goes to the API server on every sync; the controller has no cache for Secret`
+	if _, err := c.client.CoreV1().Secrets("default").Get(ctx, key, metav1.GetOptions{}); err != nil { // want `clientset Get of Secret goes to the API server on every event, and the controller has no informer of Secret: add one`
 		c.queue.AddRateLimited(key)
 		return true
 	}
