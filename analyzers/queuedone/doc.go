@@ -81,7 +81,16 @@
 //     key and takes one item to assert on it): nothing else can take from
 //     it or wait on the key. Once the queue is stored, passed, returned,
 //     captured by a closure (a worker goroutine) or drained with
-//     ShutDownWithDrain, its keys are checked.
+//     ShutDownWithDrain, its keys are checked;
+//   - a test taking a key to assert on it (key, _ := c.queue.Get(); if key
+//     != want { t.Errorf(...) }): a Get in a function handed a *testing.T
+//     (B, F, TB), or in a closure of one, whose unmarked paths end at
+//     returns. No worker runs on a queue the test takes keys from itself,
+//     and taking the same key twice would hang the test. A loop that takes
+//     keys from the same queue round after round (a test's own worker
+//     loop) is checked — a loop that builds a controller per round takes
+//     from a new queue each time — and so is a test that calls
+//     ShutDownWithDrain.
 //
 // A helper that marks the key Done on some of its paths only is blamed at
 // its unmarked returns when its caller does not mark the key afterwards.

@@ -35,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	a := keyflow.New(ssaRes.Pkg)
-	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) }) {
+	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) && !takenByTest(a, it) }) {
 		where := f.Where()
 		if f.Leak == nil {
 			where = "on the paths ending at lines " + f.Lines
