@@ -75,7 +75,9 @@
 //   - keys handed over to other code, which marks them Done: sent on a
 //     channel (also in one branch of a select), stored in a map or a
 //     structure, alone or packed in a value appended to a batch, or returned
-//     to the caller (a queue adapter's Get);
+//     to the caller, alone (a queue adapter's Get) or appended to a list the
+//     function returns (a test helper that takes every queued key to
+//     compare them);
 //   - controller-runtime reconcilers: the framework's worker calls Done;
 //   - a queue the function builds and keeps to itself (a test that adds a
 //     key and takes one item to assert on it): nothing else can take from

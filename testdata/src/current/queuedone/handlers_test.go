@@ -2,6 +2,7 @@ package queuedone
 
 import (
 	"context"
+	"sort"
 	"testing"
 
 	"k8s.io/client-go/util/workqueue"
@@ -105,9 +106,36 @@ func TestEnqueueTable(t *testing.T) {
 	c := newTestController()
 	for _, name := range []string{"a", "b"} {
 		c.enqueue("default/" + name)
-		key, _ := c.queue.Get() // want `key from c.queue.Get\(\) is not marked Done on the paths ending at lines 108 and 113`
+		key, _ := c.queue.Get() // want `key from c.queue.Get\(\) is not marked Done on the paths ending at lines 109 and 114`
 		if key != "default/"+name {
 			t.Errorf("queue.Get() = %v, want default/%s", key, name)
 		}
 	}
+}
+
+// queuedKeys takes every queued key and returns them sorted for a test to
+// compare, shaped like kubernetes v1.37's daemon getQueuedKeys: the list
+// hands the keys to the caller, as a queue adapter's Get does: silent.
+func queuedKeys(q workqueue.TypedRateLimitingInterface[string]) []string {
+	var keys []string
+	count := q.Len()
+	for i := 0; i < count; i++ {
+		key, done := q.Get()
+		if done {
+			return keys
+		}
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// countKeys collects the keys in a list it keeps to itself: reported.
+func countKeys(q workqueue.TypedRateLimitingInterface[string]) int {
+	var keys []string
+	for q.Len() > 0 {
+		key, _ := q.Get() // want `key from q.Get\(\) is not marked Done on the paths ending at lines 137 and 140`
+		keys = append(keys, key)
+	}
+	return len(keys)
 }
