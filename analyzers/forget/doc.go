@@ -108,7 +108,9 @@
 //     malformed key fails the same way every time, before the code could
 //     rate-limit it, so it has no limiter entry to forget;
 //   - queues built with a rate limiter of the package whose Forget does
-//     nothing (a fixed-interval limiter keeps no per-key state).
+//     nothing (a fixed-interval limiter keeps no per-key state), also when
+//     a wrapper of the package that embeds such a queue and keeps its
+//     Forget is stored instead (a test's spy queue recording Add calls).
 //
 // When nothing forgets the key anywhere, the finding is one, at the Get,
 // listing the lines where its paths end.
