@@ -97,6 +97,9 @@
 //     package with two controllers): this one has no lister to read
 //     through, and the other's informer may be filtered or fed by another
 //     factory (-listerbypass.all reports it as uncached);
+//   - resources only the package's tests ask an informer factory for (a
+//     function handed a *testing.T that fills an informer's store to
+//     arrange state): the controller itself has no cache of them;
 //   - resources the package does not cache: there is no lister to use
 //     (the flag -listerbypass.all reports every typed clientset read in a
 //     processing path, for controllers meant to read only from caches);
