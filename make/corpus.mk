@@ -1,7 +1,8 @@
 # The real-world corpus (hack/corpus, docs/corpus.md): pinned releases of
 # kubernetes, sample-controller, controller-runtime, cert-manager, the CSI
 # sidecars, prometheus-operator, cluster-api and knative, materialised from
-# the module proxy into a cache outside the clone, analysed, and compared
+# the module proxy into a cache outside the clone, analysed with ctrllint's
+# default flags (tests included, as a user's first run), and compared
 # with the checked-in triage (hack/corpus/triage.json). It fails on a new,
 # disappeared or regressed finding, and on any crash or internal error.
 #

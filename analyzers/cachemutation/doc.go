@@ -107,7 +107,17 @@
 //     analyzer follows only explicit reads;
 //   - objects read through a function of another package that wraps a
 //     lister, or passed to one that writes: each package is analysed on
-//     its own.
+//     its own;
+//   - writes in tests that arrange state in stores no informer feeds: in a
+//     function handed a *testing.T (B, F, TB), or a closure of one, that
+//     starts no informer (a factory's Start, an informer's Run) and no
+//     goroutine, the listers and indexers are the test's stand-in for the
+//     API server (kubernetes' statefulset and daemon tests fill an
+//     unstarted factory's indexers and edit their objects between steps):
+//     no watch replaces the objects and no controller reads them
+//     meanwhile. Once the test starts informers or a goroutine, or the
+//     write is in a helper not handed the test, it is checked; writes in
+//     the controller's own code are checked wherever it is called from.
 //
 // Known limitation: a local slice or map counts as holding cached objects
 // once any is put in it, so an element replaced by its copy

@@ -7,22 +7,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// isInformerFactory reports whether t is a shared informer factory: client-go's
-// typed informers.SharedInformerFactory (and the internalinterfaces one its
-// generated informers hold), dynamicinformer.DynamicSharedInformerFactory,
-// metadatainformer.SharedInformerFactory, the factories of generated
-// clientsets (informers/externalversions), and look-alikes such as
-// kube-controller-manager's informerfactory.InformerFactory: a type of an
-// informer package that starts informers and hands them out (Start, and
-// InformerFor or ForResource).
-func isInformerFactory(t types.Type) bool {
-	path, _ := kube.PathName(t)
-	if !strings.Contains(path, "informer") {
-		return false
-	}
-	return kube.HasMethods(t, "Start") && (kube.HasMethods(t, "InformerFor") || kube.HasMethods(t, "ForResource"))
-}
-
 // cacheWaits are the functions of client-go's cache package that block
 // until informers have synced: the stop-channel variants every release has,
 // the contextual one (v0.32+) and the DoneChecker-based WaitFor (v0.37).
@@ -57,7 +41,7 @@ func isCacheSyncWait(fn *types.Func, recv types.Type) bool {
 	if recv == nil {
 		recv = sig.Recv().Type()
 	}
-	if isInformerFactory(recv) {
+	if kube.IsInformerFactory(recv) {
 		return true
 	}
 	switch path, _ := kube.PathName(recv); path {
@@ -123,7 +107,7 @@ func isFactoryStart(fn *types.Func, recv types.Type) bool {
 	if fn == nil || (fn.Name() != "Start" && fn.Name() != "StartWithContext") || recv == nil {
 		return false
 	}
-	return isInformerFactory(recv)
+	return kube.IsInformerFactory(recv)
 }
 
 // isInformerRun reports whether fn runs an informer itself (Run,
@@ -147,7 +131,7 @@ func isInformerRequest(fn *types.Func, recv types.Type) bool {
 	}
 	switch fn.Name() {
 	case "InformerFor", "ForResource":
-		return isInformerFactory(recv)
+		return kube.IsInformerFactory(recv)
 	case "Informer", "TypedInformer", "Lister":
 		return isResourceInformer(recv)
 	}
@@ -175,7 +159,7 @@ func isFactoryAccessor(t types.Type) bool {
 	if !strings.HasPrefix(path, kube.InformersPkg+"/") && !strings.Contains(path, "/informers/externalversions/") {
 		return false
 	}
-	if kube.IsInformer(t) || isInformerFactory(t) {
+	if kube.IsInformer(t) || kube.IsInformerFactory(t) {
 		return false
 	}
 	_, ok := types.Unalias(t).Underlying().(*types.Interface)

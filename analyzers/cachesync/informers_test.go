@@ -71,7 +71,7 @@ func TestFactoriesAndHandles(t *testing.T) {
 					var got bool
 					switch pred {
 					case "factory":
-						got = isInformerFactory(typ)
+						got = kube.IsInformerFactory(typ)
 					case "accessor":
 						got = isFactoryAccessor(typ)
 					case "resource":

@@ -95,7 +95,7 @@ func (c *checker) cacheField(f *types.Var) bool {
 }
 
 func isCacheType(t types.Type) bool {
-	return kube.IsLister(t) || kube.IsInformer(t) || isInformerFactory(t)
+	return kube.IsLister(t) || kube.IsInformer(t) || kube.IsInformerFactory(t)
 }
 
 // scanFields records, over the package, which func-typed fields hold which

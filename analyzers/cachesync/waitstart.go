@@ -139,7 +139,7 @@ func (c *checker) checkStartOrder(startInstr ssa.Instruction, key any, reported 
 // WaitForCacheSync on the factory key.
 func (c *checker) isFactoryWait(call *ssa.Call, key any, params map[*ssa.Parameter]any) bool {
 	fn, recv, _ := callee(call.Common())
-	if recv == nil || !isInformerFactory(recv.Type()) || !isCacheSyncWait(fn, recv.Type()) {
+	if recv == nil || !kube.IsInformerFactory(recv.Type()) || !isCacheSyncWait(fn, recv.Type()) {
 		return false
 	}
 	return resolveKey(recv, params) == key

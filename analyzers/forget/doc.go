@@ -160,7 +160,9 @@
 //     malformed key fails the same way every time, before the code could
 //     rate-limit it, so it has no limiter entry to forget;
 //   - queues built with a rate limiter of the package whose Forget does
-//     nothing (a fixed-interval limiter keeps no per-key state);
+//     nothing (a fixed-interval limiter keeps no per-key state), also when
+//     a wrapper of the package that embeds such a queue and keeps its
+//     Forget is stored instead (a test's spy queue recording Add calls).
 //   - workers that re-queue every error with AddRateLimited when the sync
 //     treats a NotFound of its object as done (sample-controller, most of
 //     kubernetes' pkg/controller): the errors left can heal; workers that

@@ -20,12 +20,30 @@ func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
 	if field == nil {
 		return false
 	}
+	return statelessField(funcs, field, 0)
+}
+
+// statelessField reports whether every queue stored in field is built with
+// a stateless limiter: directly, or through a wrapper of the package that
+// embeds such a queue and keeps its Forget (a test's spy queue that records
+// Add calls, as kubernetes' HPA tests have).
+func statelessField(funcs []*ssa.Function, field *types.Var, depth int) bool {
+	if depth > 2 {
+		return false
+	}
 	found := false
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
 				if !ok || ssax.FieldOfAddr(st.Addr) != field {
+					continue
+				}
+				if inner := embeddedQueue(st.Val); inner != nil {
+					if !statelessField(funcs, inner, depth+1) {
+						return false
+					}
+					found = true
 					continue
 				}
 				call, ok := st.Val.(*ssa.Call)
@@ -40,6 +58,41 @@ func statelessQueue(funcs []*ssa.Function, it *keyflow.Item) bool {
 		}
 	}
 	return found
+}
+
+// embeddedQueue returns the embedded queue field of a wrapper that v (a
+// queue interface value) holds: a struct type of the package that embeds a
+// work queue and does not declare Forget itself; nil otherwise.
+func embeddedQueue(v ssa.Value) *types.Var {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	t := mi.X.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || mi.Parent().Pkg == nil || named.Obj().Pkg() != mi.Parent().Pkg.Pkg {
+		return nil
+	}
+	for i := range named.NumMethods() {
+		if named.Method(i).Name() == "Forget" {
+			return nil // its own Forget: we do not know what it keeps
+		}
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Embedded() {
+			if _, isQueue := kube.QueueOf(f.Type()); isQueue {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // statelessLimiter reports whether v, a rate limiter, is a value of a

@@ -145,6 +145,9 @@
 //     package with two controllers): this one has no lister to read
 //     through, and the other's informer may be filtered or fed by another
 //     factory (-listerbypass.all reports it as uncached);
+//   - resources only the package's tests ask an informer factory for (a
+//     function handed a *testing.T that fills an informer's store to
+//     arrange state): the controller itself has no cache of them;
 //   - Gets of resources the package does not cache: reading one object by
 //     name is often live on purpose (a Secret's credentials, the owner just
 //     written), and an informer for it keeps every object of the resource

@@ -87,13 +87,24 @@
 //   - keys handed over to other code, which marks them Done: sent on a
 //     channel (also in one branch of a select), stored in a map or a
 //     structure, alone or packed in a value appended to a batch, or returned
-//     to the caller (a queue adapter's Get);
+//     to the caller, alone (a queue adapter's Get) or appended to a list the
+//     function returns (a test helper that takes every queued key to
+//     compare them);
 //   - controller-runtime reconcilers: the framework's worker calls Done;
 //   - a queue the function builds and keeps to itself (a test that adds a
 //     key and takes one item to assert on it): nothing else can take from
 //     it or wait on the key. Once the queue is stored, passed, returned,
 //     captured by a closure (a worker goroutine) or drained with
-//     ShutDownWithDrain, its keys are checked.
+//     ShutDownWithDrain, its keys are checked;
+//   - a test taking a key to assert on it (key, _ := c.queue.Get(); if key
+//     != want { t.Errorf(...) }): a Get in a function handed a *testing.T
+//     (B, F, TB), or in a closure of one, whose unmarked paths end at
+//     returns. No worker runs on a queue the test takes keys from itself,
+//     and taking the same key twice would hang the test. A loop that takes
+//     keys from the same queue round after round (a test's own worker
+//     loop) is checked — a loop that builds a controller per round takes
+//     from a new queue each time — and so is a test that calls
+//     ShutDownWithDrain.
 //
 // A helper that marks the key Done on some of its paths only is blamed at
 // its unmarked returns when its caller does not mark the key afterwards.

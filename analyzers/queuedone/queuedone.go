@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	a := keyflow.New(ssaRes.Pkg)
 	keyflow.UseFacts(pass, a, ssaRes.SrcFuncs, settles, newKeyFact)
-	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) }) {
+	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) && !takenByTest(a, it) }) {
 		where := f.Where()
 		if f.Leak == nil {
 			where = "on the paths ending at lines " + f.Lines

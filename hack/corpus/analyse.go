@@ -51,7 +51,8 @@ func analyse(bin, dir string, e entry) result {
 	} else if out, err := goCmd(dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, e.Patterns...)...); err == nil {
 		r.Packages = len(strings.Fields(string(out)))
 	}
-	cmd := exec.Command(bin, append([]string{"-f", "json", "-test=false"}, targets...)...)
+	// The default flags, tests included: what a user's first run reports.
+	cmd := exec.Command(bin, append([]string{"-f", "json"}, targets...)...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -8,12 +8,13 @@
 //	go run ./hack/corpus render [-o docs/corpus.md] [-readme README.md]
 //
 // run materialises each entry of corpus.json into the cache (once; a stamp
-// records what was built), runs `ctrllint -f json -test=false` over its
-// patterns, writes report.json and report.txt into the cache, and exits 1
-// when a finding is not in triage.json, when a triaged finding that should be
-// reported is not, or when ctrllint fails on an entry (exit 2, a panic, an
-// internal error). render writes docs/corpus.md and the README's precision
-// table from triage.json.
+// records what was built), runs `ctrllint -f json` over its patterns with
+// the default flags (their tests included), writes report.json and
+// report.txt into the cache, and exits 1 when a finding is not in
+// triage.json, when a triaged finding that should be reported is not, or
+// when ctrllint fails on an entry (exit 2, a panic, an internal error).
+// render writes docs/corpus.md and the README's precision table from
+// triage.json.
 package main
 
 import (

@@ -17,7 +17,7 @@ import (
 
 // layoutVersion changes when materialise builds entries differently, so
 // that entries built by an older corpus command are built again.
-const layoutVersion = 4
+const layoutVersion = 5
 
 // materialise makes dir/<name>@<version> a module in which the entry's
 // patterns load: a wrapper that requires the pinned module, with its go.sum
@@ -176,11 +176,12 @@ func gt(a, b string) bool {
 const packagesFile = "packages.txt"
 
 // listPackages returns the packages the patterns match, less those that
-// import an excluded path, directly or through each other. Main packages
+// import an excluded path, directly or through each other, or whose tests
+// do (ctrllint analyses the tests too). Main packages
 // are among them: go mod tidy records their imports too (the file
 // importing them is never built).
 func listPackages(dir string, patterns, exclude []string) ([]string, error) {
-	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, patterns...)
+	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}"}, patterns...)
 	out, err := goCmd(dir, args...)
 	if err != nil {
 		return nil, err
@@ -231,10 +232,11 @@ func listPackages(dir string, patterns, exclude []string) ([]string, error) {
 	return pkgs, nil
 }
 
-// checkResolved fails, naming the packages, when the analysed packages or
-// their dependencies cannot be loaded (a module the proxy does not serve).
+// checkResolved fails, naming the packages, when the analysed packages,
+// their tests or their dependencies cannot be loaded (a module the proxy
+// does not serve).
 func checkResolved(dir string, pkgs []string) error {
-	args := append([]string{"list", "-e", "-deps", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}{{range .DepsErrors}}{{.}}{{end}}"}, pkgs...)
+	args := append([]string{"list", "-e", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}{{range .DepsErrors}}{{.}}{{end}}"}, pkgs...)
 	out, err := goCmd(dir, args...)
 	if err != nil {
 		return err

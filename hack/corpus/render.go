@@ -103,8 +103,9 @@ func render(cfg *config, t *triage) string {
 
 ctrllint runs on pinned releases of the controllers people run. ` + "`make corpus`" + `
 materialises each entry from the Go module proxy into a cache outside the
-clone (` + "`~/.cache/ctrllint/corpus`" + `, or ` + "`$CTRLLINT_CORPUS`" + `), runs ` + "`ctrllint -f json -test=false`" + `
-over its packages and compares every finding with the triage below: the run
+clone (` + "`~/.cache/ctrllint/corpus`" + `, or ` + "`$CTRLLINT_CORPUS`" + `), runs ` + "`ctrllint -f json`" + `
+over its packages with the default flags (their tests included, as a user's
+first run) and compares every finding with the triage below: the run
 fails when a finding is new, when a triaged one disappeared, when a fixed
 false positive comes back, or when ctrllint fails on an entry (exit 2, a
 panic, an internal error). A change in precision is therefore always seen,

@@ -292,8 +292,16 @@ func UseFacts[F Fact](pass *analysis.Pass, a *Analysis, funcs []*ssa.Function, r
 			p := pass.Fset.Position(r.Pos())
 			return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 		}
+		// Test files' functions are left out: no other package calls them
+		// (but through an export_test.go, for the package's own tests).
+		var exported []*ssa.Function
+		for _, fn := range funcs {
+			if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+				exported = append(exported, fn)
+			}
+		}
 		own := New(a.pkg)
-		own.Export(funcs, rule, position, func(fn *types.Func, es []Effect) { pass.ExportObjectFact(fn, newFact(es)) })
+		own.Export(exported, rule, position, func(fn *types.Func, es []Effect) { pass.ExportObjectFact(fn, newFact(es)) })
 	}
 	a.Imported = func(fn *types.Func, i int) (Effect, bool) {
 		f := newFact(nil)

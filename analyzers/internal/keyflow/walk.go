@@ -216,10 +216,44 @@ func handsOver(instr ssa.Instruction, f *keyFlow) bool {
 				return true // a queue adapter's Get: its caller owns the key
 			}
 		}
+	case *ssa.Call:
+		// Appended to the batch the function returns (a helper that takes
+		// every queued key and hands the list to its caller): its caller
+		// owns the keys, as it owns the key a queue adapter's Get returns.
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+			for _, a := range instr.Call.Args {
+				if f.carries(a) && returned(instr) {
+					return true
+				}
+			}
+		}
 	case *ssa.Select:
 		for _, st := range instr.States {
 			if st.Dir == types.SendOnly && f.carries(st.Send) {
 				return true // one branch hands it over; the others must settle it themselves
+			}
+		}
+	}
+	return false
+}
+
+// returned reports whether v reaches a return of its function as it is,
+// through phis and slicing (a slice grown in a loop and returned).
+func returned(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{v: true}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, ref := range *v.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.Return:
+				return true
+			case *ssa.Phi, *ssa.Slice:
+				if w := r.(ssa.Value); !seen[w] {
+					seen[w] = true
+					work = append(work, w)
+				}
 			}
 		}
 	}

@@ -153,3 +153,35 @@ func IsRateLimitingQueueConstructor(fn *types.Func) bool {
 func IsKeyParser(fn *types.Func) bool {
 	return IsFunc(fn, CachePkg, "SplitMetaNamespaceKey") || IsFunc(fn, CachePkg, "ParseObjectName")
 }
+
+// IsInformerFactory reports whether t is a shared informer factory: client-go's
+// typed informers.SharedInformerFactory (and the internalinterfaces one its
+// generated informers hold), dynamicinformer.DynamicSharedInformerFactory,
+// metadatainformer.SharedInformerFactory, the factories of generated
+// clientsets (informers/externalversions), and look-alikes such as
+// kube-controller-manager's informerfactory.InformerFactory: a type of an
+// informer package that starts informers and hands them out (Start, and
+// InformerFor or ForResource).
+func IsInformerFactory(t types.Type) bool {
+	path, _ := PathName(t)
+	if !strings.Contains(path, "informer") {
+		return false
+	}
+	return HasMethods(t, "Start") && (HasMethods(t, "InformerFor") || HasMethods(t, "ForResource"))
+}
+
+// StartsInformers reports whether fn, called on a receiver of static type
+// recv, runs informers: an informer factory's Start or StartWithContext,
+// an informer's Run or RunWithContext.
+func StartsInformers(fn *types.Func, recv types.Type) bool {
+	if fn == nil || recv == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Start", "StartWithContext":
+		return IsInformerFactory(recv)
+	case "Run", "RunWithContext":
+		return IsInformer(recv)
+	}
+	return false
+}

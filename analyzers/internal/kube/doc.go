@@ -5,7 +5,7 @@
 // informer stores.
 //
 // Knowledge that only one analyzer uses lives in that analyzer's package
-// (tombstone's handler registrations, cachesync's informer factories and waits,
+// (tombstone's event handlers, cachesync's waits and late informer requests,
 // statusupdate's status subresources, the library calls that only
 // describe a value (tombstone's isInert), requeueerr's Reconcile results and
 // error functions, cachemutation's object setters): when a second analyzer

@@ -221,3 +221,22 @@ func Boxed(v ssa.Value) types.Type {
 	}
 	return t
 }
+
+// InTest reports whether fn is test code: it, or a function it is nested
+// in (a t.Run body), is handed a value of package testing (*testing.T, B,
+// F, testing.TB). The test runner calls such a function and nothing
+// outlives it but what it hands on.
+func InTest(fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		for _, p := range fn.Params {
+			t := p.Type()
+			if ptr, ok := t.(*types.Pointer); ok {
+				t = ptr.Elem()
+			}
+			if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" {
+				return true
+			}
+		}
+	}
+	return false
+}

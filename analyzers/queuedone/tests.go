@@ -1,0 +1,89 @@
+package queuedone
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
+
+// takenByTest reports whether it is a test taking a key to assert on it
+// (key, _ := c.queue.Get(); if key != want { t.Errorf(...) }): the Get is
+// in test code, its unmarked paths end at returns, and the test does not
+// drain a queue. The key then stays in processing in a queue that nothing
+// works on and the test drops; had the test meant to take it twice, it
+// would hang and fail. A test's own worker loop, taking keys from the same
+// queue round after round, loses the keys it leaks silently: checked.
+func takenByTest(a *keyflow.Analysis, it *keyflow.Item) bool {
+	if !ssax.InTest(it.Fn) || drains(it.Fn) {
+		return false
+	}
+	for _, l := range a.Leaks(it, settles) {
+		if l.Return == nil && !freshEachRound(it) {
+			return false // back to the Get on the same queue: a worker loop
+		}
+	}
+	return true
+}
+
+// drains reports whether fn calls ShutDownWithDrain, which waits for the
+// keys in processing.
+func drains(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if _, method, _, ok := keyflow.QueueOp(call.Common()); ok && method == "ShutDownWithDrain" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// freshEachRound reports whether the queue Get is called on is built anew
+// on every round of the loop around the Get: a table test that makes a
+// controller per case (for _, tc := range cases { c := newController(...);
+// ...; key, _ := c.queue.Get() }) takes one key from each.
+func freshEachRound(it *keyflow.Item) bool {
+	common := it.Get.Common()
+	v := common.Value
+	if !common.IsInvoke() {
+		v = common.Args[0]
+	}
+	for {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			v = x.X
+			continue
+		case *ssa.FieldAddr:
+			v = x.X
+			continue
+		case *ssa.Field:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		break
+	}
+	root, ok := v.(ssa.Instruction)
+	if !ok || root.Parent() != it.Fn {
+		return false
+	}
+	if _, ok := root.(*ssa.Phi); ok {
+		return false // carried from round to round
+	}
+	get, made := it.Get.Block(), root.Block()
+	reaches := func(from, to *ssa.BasicBlock) bool {
+		return ssax.Reaches(from.Succs, func(b *ssa.BasicBlock) bool { return b == to })
+	}
+	return reaches(get, made) && reaches(made, get)
+}
