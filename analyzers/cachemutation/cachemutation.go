@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -12,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	summaries "github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
 
@@ -22,6 +24,7 @@ var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	FactTypes: []analysis.Fact{new(returnsFact), new(paramsFact)},
 	Run:       run,
 })
 
@@ -40,6 +43,10 @@ type checker struct {
 	// via records, for a call that writes through a package function,
 	// the write it makes there.
 	via map[ssa.Instruction]*written
+	// imported are the facts of other packages' functions (facts.go),
+	// ifaces the results of the package's interface methods.
+	imported map[*types.Func]*calleeFacts
+	ifaces   map[*types.Func]*returnsFact
 }
 
 type paramKey struct {
@@ -60,28 +67,38 @@ type summary struct {
 type written struct {
 	what string
 	pos  token.Position
+	at   string // where, for a write in another package (pos is unknown)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if kube.LookupPackage(pass.Pkg, kube.CachePkg) == nil {
-		return nil, nil // no informer cache in sight
+	reads := kube.LookupPackage(pass.Pkg, kube.CachePkg) != nil
+	local := summaries.Local(pass)
+	if !reads && !local {
+		return nil, nil // no informer cache in sight, and no summaries to export
 	}
 	ssaRes := kubessa.Of(pass)
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	a := &checker{
-		pass:   pass,
-		pkg:    ssaRes.Pkg,
-		flows:  make(map[*ssa.Function]*flow),
-		params: make(map[paramKey]*summary),
-		via:    make(map[ssa.Instruction]*written),
+		pass:     pass,
+		pkg:      ssaRes.Pkg,
+		flows:    make(map[*ssa.Function]*flow),
+		params:   make(map[paramKey]*summary),
+		via:      make(map[ssa.Instruction]*written),
+		imported: make(map[*types.Func]*calleeFacts),
+		ifaces:   make(map[*types.Func]*returnsFact),
 	}
-	for _, fn := range ssaRes.SrcFuncs {
-		if fn.Parent() != nil {
-			continue // analysed with the function that contains it
+	if reads {
+		for _, fn := range ssaRes.SrcFuncs {
+			if fn.Parent() != nil {
+				continue // analysed with the function that contains it
+			}
+			a.check(fn)
 		}
-		a.check(fn)
+	}
+	if local {
+		a.export(ssaRes.SrcFuncs)
 	}
 	return nil, nil
 }

@@ -48,6 +48,9 @@ type Spec struct {
 	DocSource string
 	// Requires are the analyzers whose results Run uses.
 	Requires []*analysis.Analyzer
+	// FactTypes are the analysis facts Run exports and imports: the
+	// summaries it carries across packages (analyzers/internal/summary).
+	FactTypes []analysis.Fact
 	// Scopes are the import paths of dependencies whose package scope Run
 	// reads (found with kube.LookupPackage, then Scope().Lookup). When
 	// dependencies come from export data, a package the analysed package
@@ -97,10 +100,11 @@ func New(spec Spec) *Definition {
 func (d *Definition) New() *analysis.Analyzer {
 	s := d.spec
 	a := &analysis.Analyzer{
-		Name:     s.Name,
-		Doc:      manual.MustParse(s.Name, s.DocSource).AnalyzerDoc(),
-		URL:      DocURL(s.Name),
-		Requires: s.Requires,
+		Name:      s.Name,
+		Doc:       manual.MustParse(s.Name, s.DocSource).AnalyzerDoc(),
+		URL:       DocURL(s.Name),
+		Requires:  s.Requires,
+		FactTypes: s.FactTypes,
 	}
 	run := s.Run
 	if s.Options != nil {
