@@ -119,9 +119,11 @@
 //     at).
 //
 // Known limitation: a local slice or map counts as holding cached objects
-// once any is put in it, so an element replaced by its copy
-// (pods[i] = pods[i].DeepCopy(), then pods[i].Labels[k] = v) is still
-// reported; copy into a new slice instead.
+// once any is put in it. An element replaced by its copy right before the
+// write (pods[i] = pods[i].DeepCopy(); pods[i].Labels[k] = v) is the copy,
+// but with a call or a store to another element in between it is again
+// what the slice holds, and the write is reported; copy into a variable
+// or a new slice instead.
 package cachemutation
 
 import _ "embed"

@@ -218,3 +218,30 @@ func (c *CrossController) secretData(ns, name string) error {
 	secret.Data["checked"] = []byte("true")
 	return nil
 }
+
+// Shaped on kubernetes pkg/controller/job, getPodsForJob: the pods come
+// from a helper of another package (controller.FilterPodsByOwner), and
+// each one adopted is replaced by its copy before its finalizers change.
+// Silent.
+func (c *CrossController) adoptFinalizers(ns, finalizer string) []*corev1.Pod {
+	pods := c.client.RunningPods(ns)
+	for i, p := range pods {
+		if len(p.Finalizers) == 0 {
+			pods[i] = p.DeepCopy()
+			pods[i].Finalizers = append(p.Finalizers, finalizer)
+		}
+	}
+	return pods
+}
+
+// Another element than the one copied is written.
+func (c *CrossController) adoptOther(ns, finalizer string) []*corev1.Pod {
+	pods := c.client.RunningPods(ns)
+	for i, p := range pods {
+		if i > 0 {
+			pods[i] = p.DeepCopy()
+			pods[i-1].Finalizers = append(p.Finalizers, finalizer) // want `an element of pods from c\.client\.RunningPods \(c\.pods\.Pods\(ns\)\.List\) is modified \(pods\[\.\.\.\]\.Finalizers = \.\.\.\)`
+		}
+	}
+	return pods
+}

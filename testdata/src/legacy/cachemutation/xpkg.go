@@ -3,6 +3,7 @@ package cachemutation
 import (
 	"context"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -85,4 +86,18 @@ func (c *CrossController) freshClaim(ns, name string) error {
 	}
 	claim.Labels = map[string]string{"bound": "true"}
 	return nil
+}
+
+// Shaped on kubernetes pkg/controller/job, getPodsForJob: each element
+// changed is first replaced by its copy. Silent.
+func (c *CrossController) relabelOwned(ns, uid string) ([]*appsv1.ReplicaSet, error) {
+	sets, err := kubeclient.ReplicaSetsForOwner(c.rsLister, ns, uid)
+	if err != nil {
+		return nil, err
+	}
+	for i := range sets {
+		sets[i] = sets[i].DeepCopy()
+		sets[i].Labels["owned"] = "true"
+	}
+	return sets, nil
 }
