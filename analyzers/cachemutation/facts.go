@@ -306,7 +306,11 @@ func (a *checker) export(funcs []*ssa.Function) {
 		if !ok || tn.IsAlias() {
 			continue
 		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue // implementations of a generic interface are its instances'
+		}
+		iface, ok := named.Underlying().(*types.Interface)
 		if !ok {
 			continue
 		}
