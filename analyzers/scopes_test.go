@@ -26,6 +26,7 @@ var scopeReads = map[string]struct {
 }{
 	"checks.go pass.Pkg":        {"", "the analysed package"},
 	"fix.go c.pass.Pkg":         {"", "the analysed package"},
+	"facts.go a.pass.Pkg":       {"", "the analysed package's interfaces and their implementations"},
 	"roots.go pass.Pkg":         {"", "the analysed package"},
 	"forget.go pass.Pkg":        {"", "the analysed package"},
 	"owners.go c.pkg.Pkg":       {"", "the analysed package's SSA package"},

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,7 +14,9 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	summaries "github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 const name = "cachemutation"
@@ -22,7 +25,8 @@ const name = "cachemutation"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	FactTypes: []analysis.Fact{new(returnsFact), new(paramsFact)},
 	Run:       run,
 })
 
@@ -35,12 +39,19 @@ var Analyzer = Definition.Analyzer
 type checker struct {
 	pass *analysis.Pass
 	pkg  *ssa.Package
+	// imports says whether the facts of other packages are read: not
+	// while the package's own summaries are made.
+	imports bool
 	// flows are the source-mode analyses of functions, nil while one runs.
 	flows  map[*ssa.Function]*flow
 	params map[paramKey]*summary
 	// via records, for a call that writes through a package function,
 	// the write it makes there.
 	via map[ssa.Instruction]*written
+	// imported are the facts of other packages' functions (facts.go),
+	// ifaces the results of the package's interface methods.
+	imported map[*types.Func]*calleeFacts
+	ifaces   map[*types.Func]*returnsFact
 }
 
 type paramKey struct {
@@ -61,28 +72,44 @@ type summary struct {
 type written struct {
 	what string
 	pos  token.Position
+	at   string // where, for a write in another package (pos is unknown)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if kube.LookupPackage(pass.Pkg, kube.CachePkg) == nil {
-		return nil, nil // no informer cache in sight
+	reads := kube.LookupPackage(pass.Pkg, kube.CachePkg) != nil
+	exports := summaries.Exports(pass)
+	if !reads && !exports {
+		return nil, nil // no informer cache in sight, and no summaries to export
 	}
 	ssaRes := kubessa.Of(pass)
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
-	a := &checker{
-		pass:   pass,
-		pkg:    ssaRes.Pkg,
-		flows:  make(map[*ssa.Function]*flow),
-		params: make(map[paramKey]*summary),
-		via:    make(map[ssa.Instruction]*written),
-	}
-	for _, fn := range ssaRes.SrcFuncs {
-		if fn.Parent() != nil {
-			continue // analysed with the function that contains it
+	newChecker := func(imports bool) *checker {
+		return &checker{
+			pass:     pass,
+			pkg:      ssaRes.Pkg,
+			imports:  imports,
+			flows:    make(map[*ssa.Function]*flow),
+			params:   make(map[paramKey]*summary),
+			via:      make(map[ssa.Instruction]*written),
+			imported: make(map[*types.Func]*calleeFacts),
+			ifaces:   make(map[*types.Func]*returnsFact),
 		}
-		a.check(fn)
+	}
+	if exports {
+		// What the package says of itself, made without what other
+		// packages say (package summary).
+		newChecker(false).export(ssaRes.SrcFuncs)
+	}
+	if reads {
+		a := newChecker(true)
+		for _, fn := range ssaRes.SrcFuncs {
+			if fn.Parent() != nil {
+				continue // analysed with the function that contains it
+			}
+			a.check(fn)
+		}
 	}
 	return nil, nil
 }

@@ -12,9 +12,11 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrentClientGo(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, fixture("current"), cachemutation.Analyzer, "./cachemutation")
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), cachemutation.Analyzer,
+		"./cachemutation", "./cachemutation/kubeclient", "./cachemutation/podutil")
 }
 
 func TestLegacyClientGo(t *testing.T) {
-	analysistest.Run(t, fixture("legacy"), cachemutation.Analyzer, "./cachemutation")
+	analysistest.Run(t, fixture("legacy"), cachemutation.Analyzer,
+		"./cachemutation", "./cachemutation/kubeclient", "./cachemutation/podutil")
 }

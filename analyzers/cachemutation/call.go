@@ -53,7 +53,7 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 			changed = f.local(call, fn, offset) || changed
 		}
 	}
-	return changed
+	return f.summarised(call, callee) || changed
 }
 
 // local applies the summaries of a package function: the writes it makes

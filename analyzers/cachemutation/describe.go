@@ -1,11 +1,9 @@
 package cachemutation
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path/filepath"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -51,7 +49,7 @@ func (a *checker) callText(call *ssa.Call) string {
 func (a *checker) describe(s sink) string {
 	w := a.writeOf(s)
 	if _, ok := a.via[s.instr]; ok {
-		return fmt.Sprintf("%s at %s:%d", w.what, filepath.Base(w.pos.Filename), w.pos.Line)
+		return w.what + " at " + w.where()
 	}
 	return w.what
 }
@@ -65,7 +63,7 @@ func (a *checker) writeOf(s sink) written {
 			text = render(ce.Fun) + "(...)"
 		}
 		if w := a.via[s.instr]; w != nil {
-			return written{what: text + ", which does " + w.what, pos: w.pos}
+			return written{what: text + ", which does " + w.what, pos: w.pos, at: w.at}
 		}
 		return written{what: text, pos: a.pass.Fset.Position(s.pos)}
 	}

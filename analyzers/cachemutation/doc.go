@@ -44,9 +44,17 @@
 //     controllerutil.AddFinalizer, RemoveFinalizer, SetControllerReference,
 //     SetOwnerReference and their Remove counterparts,
 //     unstructured.SetNestedField and friends;
-//   - passing the object to a function of the package that writes to it,
-//     however deep the calls go, and objects that a function of the
-//     package returns from a cache read.
+//   - passing the object to a function or method that writes to it,
+//     however deep the calls go in the package, and objects that a
+//     function or method returns from a cache read: in the package, and
+//     in the packages of the analysed module it imports directly, by what
+//     their functions do themselves (their summaries travel as analysis
+//     facts, so go vet, golangci-lint and nogo see them too; a chain of
+//     helpers across two packages is not followed). A method called
+//     through an interface returns cached objects when the interface's
+//     package declares at least one implementation and every one it
+//     declares returns them from that result (an interface over a lister,
+//     like kubernetes' StatefulPodControlObjectManager.GetClaim).
 //
 // # Wrong
 //
@@ -98,16 +106,19 @@
 //   - records of the controller's own kept in a cache.Store (a type
 //     assertion to anything but an API object, unstructured.Unstructured
 //     or an interface ends the trail);
-//   - reads, and passing the object to functions outside the package or
+//   - reads, and passing the object to functions of other modules or
 //     through interfaces: they are not assumed to write to it;
 //   - appends to a cached slice that are not stored back into the object
 //     (they may write past its length, which no reader sees);
 //   - objects handed to event handlers (AddFunc, UpdateFunc, ...), and the
 //     callbacks of cache.ListAll: they are cached objects too, but the
 //     analyzer follows only explicit reads;
-//   - objects read through a function of another package that wraps a
-//     lister, or passed to one that writes: each package is analysed on
-//     its own;
+//   - objects read through, or passed to, functions of other modules (the
+//     dependencies of the analysed module): only the Kubernetes libraries
+//     are known, by name; and objects from interface methods whose
+//     package declares no implementation, or one that copies or builds
+//     what it returns (implementations in other packages are not guessed
+//     at).
 //   - writes in tests that arrange state in stores no informer feeds: in a
 //     function handed a *testing.T (B, F, TB), or a closure of one, that
 //     starts no informer (a factory's Start, an informer's Run) and no
@@ -120,9 +131,11 @@
 //     the controller's own code are checked wherever it is called from.
 //
 // Known limitation: a local slice or map counts as holding cached objects
-// once any is put in it, so an element replaced by its copy
-// (pods[i] = pods[i].DeepCopy(), then pods[i].Labels[k] = v) is still
-// reported; copy into a new slice instead.
+// once any is put in it. An element replaced by its copy right before the
+// write (pods[i] = pods[i].DeepCopy(); pods[i].Labels[k] = v) is the copy,
+// but with a call or a store to another element in between it is again
+// what the slice holds, and the write is reported; copy into a variable
+// or a new slice instead.
 package cachemutation
 
 import _ "embed"

@@ -297,6 +297,9 @@ func (f *flow) step(instr ssa.Instruction) bool {
 		if c := f.cellOf(in.X); c != nil {
 			return f.set(in, f.cellLoad(in, c))
 		}
+		if t, ok := f.storedElement(in); ok {
+			return f.set(in, t)
+		}
 		return f.set(in, loaded(f.taintOf(in.X).join(f.heldAt(in.X)), in.Type()))
 	case *ssa.FieldAddr:
 		return f.set(in, f.taintOf(in.X))
