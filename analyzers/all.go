@@ -14,6 +14,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
@@ -66,6 +67,11 @@ func WholePackages() []string {
 	}
 	return out
 }
+
+// SummaryImports are the import path prefixes of the APIs the analyzers'
+// summaries are about (driver.Config's SummaryImports): a dependency of the
+// analysed module that uses none of them has nothing to summarise.
+func SummaryImports() []string { return slices.Clone(summary.Imports) }
 
 // All returns every ctrllint analyzer, in a stable order.
 func All() []*analysis.Analyzer {

@@ -26,6 +26,14 @@
 // AddAfter or Add is reported at its return — inside the helper when the
 // helper is where the path ends — or at the Get when it loops back.
 //
+// Helpers in other packages of the module (a shared handleErr or
+// retryOrForget, a queue wrapper's method) are followed through their
+// summaries: whether they settle the key on every path, on some, or never.
+// A path through a helper of another package that returns without
+// settling the key, when the worker settles it nowhere else, is reported at
+// the call, naming the helper and the line where it returns. Packages of
+// other modules are not analysed.
+//
 // # Wrong
 //
 //	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
@@ -94,9 +102,15 @@
 //   - controller-runtime reconcilers: the framework's worker forgets for them;
 //   - the shutdown branch after Get, and paths that end in a panic;
 //   - keys handed, together with the queue, to code the analyzer cannot see
-//     (another package, an interface method, a func value), which may forget
-//     them, and keys handed over to other code (sent on a channel, stored
-//     in a map or a structure, alone or packed in a value, or returned);
+//     (another module's package, an interface method, a func value), which
+//     may forget them, and keys handed over to other code (sent on a
+//     channel, stored in a map or a structure, alone or packed in a value,
+//     or returned);
+//   - a helper of another package of the module that settles the key on
+//     some paths only, when the worker also settles it itself on some path
+//     (`if err == nil { queue.Forget(key) }` after a helper that re-queues
+//     failures): which of the helper's paths the worker completes is not
+//     followed;
 //   - a helper that settles the key on some of its paths when its caller
 //     settles it afterwards (a sync that re-queues with AddAfter on one
 //     branch, and a caller that forgets on success);

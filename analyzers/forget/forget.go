@@ -10,6 +10,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 const name = "forget"
@@ -18,7 +19,8 @@ const name = "forget"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	FactTypes: []analysis.Fact{new(keyFact)},
 	Run:       run,
 })
 
@@ -41,6 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	a := keyflow.New(ssaRes.Pkg)
+	keyflow.UseFacts(pass, a, ssaRes.SrcFuncs, settles, newKeyFact)
 	keep := func(it *keyflow.Item) bool {
 		switch {
 		case !it.Queue.RateLimited:

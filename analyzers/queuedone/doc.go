@@ -24,6 +24,14 @@
 // return — inside the helper when the helper is where the path ends — or at
 // the Get when it loops back.
 //
+// Helpers in other packages of the module (a queue wrapper that records
+// metrics and marks keys Done, a shared worker helper) are followed through
+// their summaries: whether they mark the key Done on every path, on some,
+// or never. A path through such a helper that returns without Done, when
+// the worker marks the key Done nowhere else, is reported at the call,
+// naming the helper and the line where it returns. Packages of other
+// modules are not analysed.
+//
 // # Wrong
 //
 //	func (c *Controller) processNextWorkItem(ctx context.Context) bool {
@@ -70,8 +78,12 @@
 //   - the shutdown branch after Get (there is no key to mark);
 //   - paths that end in a panic;
 //   - a Done in a deferred call (also when a closure captures the key), in
-//     a helper the key is handed to, or in code the analyzer cannot see that
-//     is given both the key and the queue;
+//     a helper the key is handed to (in another package of the module too),
+//     or in code the analyzer cannot see (another module, an interface
+//     method, a func value) that is given both the key and the queue;
+//   - a helper of another package of the module that marks the key Done on
+//     some paths only, when the worker also marks it Done itself on some
+//     path: which of the helper's paths it completes is not followed;
 //   - keys handed over to other code, which marks them Done: sent on a
 //     channel (also in one branch of a select), stored in a map or a
 //     structure, alone or packed in a value appended to a batch, or returned

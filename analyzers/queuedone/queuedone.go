@@ -9,6 +9,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 const name = "queuedone"
@@ -17,7 +18,8 @@ const name = "queuedone"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	FactTypes: []analysis.Fact{new(keyFact)},
 	Run:       run,
 })
 
@@ -35,6 +37,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	a := keyflow.New(ssaRes.Pkg)
+	keyflow.UseFacts(pass, a, ssaRes.SrcFuncs, settles, newKeyFact)
 	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) }) {
 		where := f.Where()
 		if f.Leak == nil {

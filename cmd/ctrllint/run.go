@@ -34,9 +34,14 @@ const (
 type suite struct {
 	analyzers []*analysis.Analyzer
 	lookup    func(name string) (analyzers.Info, bool)
+	// summaryImports are driver.Config's SummaryImports (nil: every
+	// package of the module a root imports gives its facts).
+	summaryImports []string
 }
 
-func defaultSuite() suite { return suite{analyzers.All(), analyzers.Lookup} }
+func defaultSuite() suite {
+	return suite{analyzers.All(), analyzers.Lookup, analyzers.SummaryImports()}
+}
 
 // info is s.lookup with a fallback to the analyzer itself, so that an
 // analyzer without a documentation page still gets a usable rule.
@@ -146,8 +151,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		Analyzers: enabled,
 		CacheDir:  cacheDir(o.cache),
 		// Their scopes must not depend on what else was decoded.
-		WholePackages: analyzers.WholePackages(),
-		Phases:        gcPhases(),
+		WholePackages:  analyzers.WholePackages(),
+		SummaryImports: s.summaryImports,
+		Phases:         gcPhases(),
 	})
 	if st, ok := signalStatus(ctx); ok {
 		// Whatever Analyze returned is incomplete: nothing is printed or

@@ -40,9 +40,18 @@ func isVetInvocation(args []string) bool {
 // -flags lists them), checked by the rule every front end shares.
 func runVet(args []string, all []*analysis.Analyzer) {
 	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
-		if _, err := readVetConfig(args[len(args)-1]); err != nil {
+		cfg, err := readVetConfig(args[len(args)-1])
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "ctrllint: %v\n", err)
 			os.Exit(exitError)
+		}
+		if cfg.VetxOnly && !vetUnitLocal(cfg) {
+			// go vet asks for every dependency's types and facts. The
+			// analyzers summarise only packages of the modules being
+			// analysed (summary.Local), so here the types are all there is
+			// to give: with no fact types, unitchecker runs no analyzer
+			// on the unit, and nothing they require.
+			all = withoutFacts(all)
 		}
 	}
 	sel := &vetSelection{all: all}
@@ -130,4 +139,44 @@ func parseVetConfig(data []byte) (*unitchecker.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// vetUnitLocal reports whether the unit go vet describes belongs to a
+// module being analysed (a main or workspace module, at no version): the
+// rule of analyzers/internal/summary.Local, on go vet's description of
+// the module (Module from go1.27, ModulePath and ModuleVersion before).
+func vetUnitLocal(cfg *unitchecker.Config) bool {
+	path, version := cfg.ModulePath, cfg.ModuleVersion
+	if cfg.Module != nil {
+		path, version = cfg.Module.Path, cfg.Module.Version
+	}
+	return path != "" && version == ""
+}
+
+// withoutFacts returns copies of analyzers, and of everything they
+// require, that declare no fact types: unitchecker runs none of them on a
+// unit it analyses only for facts. Names and flags are the originals', so
+// go vet's flags still parse.
+func withoutFacts(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
+	var strip func(a *analysis.Analyzer) *analysis.Analyzer
+	strip = func(a *analysis.Analyzer) *analysis.Analyzer {
+		if c, ok := copies[a]; ok {
+			return c
+		}
+		c := new(analysis.Analyzer)
+		*c = *a
+		copies[a] = c
+		c.FactTypes = nil
+		c.Requires = make([]*analysis.Analyzer, len(a.Requires))
+		for i, r := range a.Requires {
+			c.Requires[i] = strip(r)
+		}
+		return c
+	}
+	out := make([]*analysis.Analyzer, len(analyzers))
+	for i, a := range analyzers {
+		out[i] = strip(a)
+	}
+	return out
 }

@@ -221,3 +221,52 @@ func TestVetMatchesStandaloneOnFixtures(t *testing.T) {
 		})
 	}
 }
+
+// Facts cross packages under go vet as in the standalone driver: a
+// finding in top needs what mid says of itself, and the standalone run
+// analyses mid for it although the pattern names only top. mid's Chain
+// calls bad only through low: no summary follows that, under either.
+func TestVetMatchesStandaloneWithFacts(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"low/low.go": "package low\n\nfunc bad() {}\n\nfunc L() { bad() }\n",
+		"mid/mid.go": "package mid\n\nimport \"example.com/m/low\"\n\nfunc bad() {}\n\nfunc M() { bad() }\n\nfunc Chain() { low.L() }\n",
+		"top/top.go": "package top\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/m/mid\"\n)\n\nfunc Top() { mid.M(); mid.Chain(); fmt.Println() }\n",
+	})
+	standalone, vet := findingsBothModes(t, os.Args[0], []string{suiteEnv + "=facts"}, dir, "./top")
+	want := []string{
+		"top/top.go:1:9: sees facts of mid (callsbad)",
+		"top/top.go:9:14: mid.M calls bad (bad) (callsbad)",
+	}
+	if !slices.Equal(standalone, want) {
+		t.Errorf("standalone:\n%s\nwant:\n%s", strings.Join(standalone, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet:\n%s\nstandalone:\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}
+
+// go vet asks for the types and facts of every dependency. One of another
+// module (example.com/dep, required at a version and replaced by a
+// directory) gets no facts, as in the standalone driver, which does not
+// analyse it: without that, CallsBad, which summarises every package it
+// is run on, would report d.D under go vet only.
+func TestVetFactsOnlyForLocalModules(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n\nreplace example.com/dep => ./dep\n",
+		"dep/go.mod": "module example.com/dep\n\ngo 1.22\n",
+		"dep/d/d.go": "package d\n\nfunc bad() {}\n\nfunc D() { bad() }\n",
+		"mid/mid.go": "package mid\n\nfunc bad() {}\n\nfunc M() { bad() }\n",
+		"top/top.go": "package top\n\nimport (\n\t\"example.com/dep/d\"\n\t\"example.com/m/mid\"\n)\n\nfunc Top() { d.D(); mid.M() }\n",
+	})
+	standalone, vet := findingsBothModes(t, os.Args[0], []string{suiteEnv + "=facts"}, dir, "./top")
+	want := []string{
+		"top/top.go:1:9: sees facts of mid (callsbad)",
+		"top/top.go:8:21: mid.M calls bad (bad) (callsbad)",
+	}
+	if !slices.Equal(standalone, want) {
+		t.Errorf("standalone:\n%s\nwant:\n%s", strings.Join(standalone, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(vet, standalone) {
+		t.Errorf("go vet:\n%s\nstandalone:\n%s", strings.Join(vet, "\n"), strings.Join(standalone, "\n"))
+	}
+}

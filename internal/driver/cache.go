@@ -35,7 +35,7 @@ func openCache(ctx context.Context, cfg *Config, start time.Time) *opening {
 	o := &opening{known: resultcache.Known(cfg.CacheDir), done: make(chan struct{})}
 	open := func() {
 		defer close(o.done)
-		o.cache, _ = resultcache.Open(ctx, &resultcache.Options{Dir: cfg.CacheDir, Load: cfg.loadOptions(), Analyzers: cfg.Analyzers}, start)
+		o.cache, _ = resultcache.Open(ctx, &resultcache.Options{Dir: cfg.CacheDir, Load: cfg.loadOptions(), Analyzers: cfg.Analyzers, SummaryImports: cfg.SummaryImports}, start)
 	}
 	if o.known {
 		open()

@@ -47,6 +47,11 @@ type Config struct {
 	// if it is in the graph, so that what the analyzers find there does
 	// not depend on which other packages the run decoded.
 	WholePackages []string
+	// SummaryImports are the import path prefixes of the APIs the
+	// analyzers' summaries are about: a package of an analysed module that
+	// a root imports is analysed for its facts when it imports one of them
+	// (units.go). Nil means every such package.
+	SummaryImports []string
 	// Phases, if set, is told when the run enters each Phase, so that the
 	// front end can tune what is process-wide (the collector): the driver
 	// changes no process-wide setting itself. It is called in the order of

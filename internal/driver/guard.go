@@ -3,6 +3,7 @@ package driver
 import (
 	"go/types"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,19 +25,20 @@ import (
 // pass.ResultOf[inspect.Analyzer], not our copy.
 //
 // The stand-ins declare no fact types, so the checker does not run them
-// on dependencies, which are loaded from export data without syntax; no
-// analyzer of the suite uses facts (analyzers' TestNogoConstraints).
-//
-// orig maps each stand-in back to its original.
+// on dependencies, which are loaded from export data without syntax. The
+// facts of an analyzer that declares some are the driver's instead
+// (facts.go): the copy hands the original a pass whose fact functions
+// read and write the package's view in facts, which the caller opens for
+// the package before the checker runs.
 //
 // When rel is not nil, it is the run's state: lend.Analyzer hands it to
 // the analyzers, and results that hold something borrowed from it
 // (lend.Releaser) are recorded by package, for the caller to release once
 // the package's analyzers are done: the checker keeps only the requested
 // analyzers' results, so the caller could not find them otherwise.
-func guard(analyzers []*analysis.Analyzer, rel *releases) (wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer) {
+func newGuarded(analyzers []*analysis.Analyzer, rel *releases, facts *factViews) *guarded {
+	g := &guarded{orig: make(map[*analysis.Analyzer]*analysis.Analyzer)}
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
-	orig = make(map[*analysis.Analyzer]*analysis.Analyzer)
 	var wrap func(a *analysis.Analyzer) *analysis.Analyzer
 	wrap = func(a *analysis.Analyzer) *analysis.Analyzer {
 		if w, ok := copies[a]; ok {
@@ -45,7 +47,7 @@ func guard(analyzers []*analysis.Analyzer, rel *releases) (wrapped []*analysis.A
 		w := new(analysis.Analyzer)
 		*w = *a
 		copies[a] = w
-		orig[w] = a
+		g.orig[w] = a
 		w.Requires = make([]*analysis.Analyzer, len(a.Requires))
 		for i, r := range a.Requires {
 			w.Requires[i] = wrap(r)
@@ -60,7 +62,10 @@ func guard(analyzers []*analysis.Analyzer, rel *releases) (wrapped []*analysis.A
 			inner.Analyzer = a
 			inner.ResultOf = make(map[*analysis.Analyzer]any, len(pass.ResultOf))
 			for k, v := range pass.ResultOf {
-				inner.ResultOf[orig[k]] = v
+				inner.ResultOf[g.orig[k]] = v
+			}
+			if len(a.FactTypes) > 0 {
+				facts.of(pass.Pkg).install(&inner, a)
 			}
 			defer func() {
 				if v := recover(); v != nil {
@@ -80,9 +85,75 @@ func guard(analyzers []*analysis.Analyzer, rel *releases) (wrapped []*analysis.A
 		return w
 	}
 	for _, a := range analyzers {
-		wrapped = append(wrapped, wrap(a))
+		g.wrapped = append(g.wrapped, wrap(a))
 	}
-	return wrapped, orig
+	return g
+}
+
+// guarded are the stand-ins for a set of analyzers, and the original of
+// each.
+type guarded struct {
+	wrapped []*analysis.Analyzer
+	orig    map[*analysis.Analyzer]*analysis.Analyzer
+}
+
+// factAnalyzers are those of analyzers that use facts, themselves or
+// through what they require: the analyzers a summary unit runs.
+func factAnalyzers(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	var uses func(a *analysis.Analyzer) bool
+	uses = func(a *analysis.Analyzer) bool {
+		return len(a.FactTypes) > 0 || slices.ContainsFunc(a.Requires, uses)
+	}
+	var out []*analysis.Analyzer
+	for _, a := range analyzers {
+		if uses(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// factViews are the facts of a run, and the view of them each package
+// being analysed has.
+type factViews struct {
+	store *factStore
+	mu    sync.Mutex
+	views map[*types.Package]*factView
+}
+
+func newFactViews() *factViews {
+	return &factViews{store: newFactStore(), views: make(map[*types.Package]*factView)}
+}
+
+// open gives pkg a view of the facts of the packages at paths (those
+// below it), and its own.
+func (f *factViews) open(pkg *types.Package, paths []string) {
+	deps := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		deps[p] = true
+	}
+	f.mu.Lock()
+	f.views[pkg] = f.store.view(pkg, deps)
+	f.mu.Unlock()
+}
+
+func (f *factViews) close(pkg *types.Package) {
+	f.mu.Lock()
+	delete(f.views, pkg)
+	f.mu.Unlock()
+}
+
+// of is pkg's view; a package that was not opened sees no other
+// package's facts.
+func (f *factViews) of(pkg *types.Package) *factView {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if v := f.views[pkg]; v != nil {
+		return v
+	}
+	v := f.store.view(pkg, nil)
+	f.views[pkg] = v
+	return v
 }
 
 // releases are the run's state lent to analyzers, and the results of the

@@ -2,7 +2,9 @@ package driver
 
 import (
 	"context"
+	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -29,18 +31,48 @@ func Load(ctx context.Context, cfg *Config) ([]*packages.Package, error) {
 // same cfg. It is separate from Analyze so that callers that keep
 // packages (the editor server, benchmarks) can re-run analyzers without
 // reloading.
+//
+// The packages are analysed in dependency order, so that the facts of
+// each reach the packages among pkgs that import it, as in Analyze; the
+// packages Load did not load from source give none.
 func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	if len(cfg.Analyzers) == 0 || len(pkgs) == 0 {
 		return &Result{}, nil
 	}
-	wrapped, orig := guard(cfg.Analyzers, nil)
-	graph, err := checker.Analyze(wrapped, pkgs, nil)
-	if err != nil {
-		return nil, err
+	facts := newFactViews()
+	g := newGuarded(cfg.Analyzers, nil, facts)
+	units := planUnits(pkgs, false, nil)
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
 	}
-
+	sched := newSchedule(context.Background(), units, order)
+	graphs := make([]*checker.Graph, len(units))
+	errs := make([]error, len(units))
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(units)) {
+		wg.Go(func() {
+			for {
+				i, ok := sched.take()
+				if !ok {
+					return
+				}
+				pkg := units[i].pkg
+				facts.open(pkg.Types, units[i].paths)
+				graphs[i], errs[i] = checker.Analyze(g.wrapped, []*packages.Package{pkg}, nil)
+				facts.close(pkg.Types)
+				sched.done(i)
+			}
+		})
+	}
+	wg.Wait()
 	res := &Result{}
-	collect(res, graph, orig)
+	for i := range units {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		collect(res, graphs[i], g.orig)
+	}
 	finding.Sort(res.Findings)
 	sortErrors(res.Errors)
 	return res, nil

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
@@ -62,8 +61,14 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analysed func(*packages.Package, *Result)) (*Result, error) {
 	roots := listed.Roots
 	out := &Result{}
-	deps := load.NewDeps(token.NewFileSet(), roots)
-	plan := load.DecodePlan(roots, cfg.WholePackages)
+	summarise := factAnalyzers(cfg.Analyzers)
+	units := planUnits(roots, len(summarise) > 0, cfg.SummaryImports)
+	pkgs := make([]*packages.Package, len(units))
+	for i, u := range units {
+		pkgs[i] = u.pkg
+	}
+	deps := load.NewDeps(token.NewFileSet(), pkgs)
+	plan := load.DecodePlan(pkgs, cfg.WholePackages)
 	decoded := load.NewProgress()
 	go func() {
 		for _, p := range plan.Order {
@@ -78,31 +83,32 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		decoded.Finish()
 	}()
 
-	workers := runtime.GOMAXPROCS(0)
 	rel := newReleases()
-	wrapped, orig := guard(cfg.Analyzers, rel)
-	results := make([]rootResult, len(roots))
-	next := make(chan int)
+	facts := newFactViews()
+	all := newGuarded(cfg.Analyzers, rel, facts)
+	summaries := newGuarded(summarise, rel, facts)
+	results := make([]rootResult, len(units))
+	sched := newSchedule(ctx, units, plan.Roots)
 	var wg sync.WaitGroup
-	for range min(workers, len(roots)) {
+	for range min(runtime.GOMAXPROCS(0), len(units)) {
 		wg.Go(func() {
-			for i := range next {
-				results[i] = analyzeRoot(ctx, deps, roots[i], plan.Need[i], decoded, wrapped, orig, rel)
-				if r := results[i]; analysed != nil && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
-					analysed(roots[i], r.res)
+			for {
+				i, ok := sched.take()
+				if !ok {
+					return
+				}
+				u, g := units[i], all
+				if u.summary {
+					g = summaries
+				}
+				results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts)
+				sched.done(i)
+				if r := results[i]; analysed != nil && !u.summary && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
+					analysed(u.pkg, r.res)
 				}
 			}
 		})
 	}
-feed:
-	for _, i := range plan.Roots {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
 	wg.Wait()
 	decoded.Wait(len(plan.Order)) // the decoder stops too
 	if err := ctx.Err(); err != nil {
@@ -114,6 +120,17 @@ feed:
 	for i, r := range results {
 		if r.err != nil {
 			return out, r.err
+		}
+		if units[i].summary {
+			// Its findings are not asked for, and a package that does not
+			// type-check from source only has no facts to give (the go
+			// command built it). An analyzer that failed on it is still
+			// the analyzer's failure: its importers' results may lack what
+			// it would have said.
+			if r.res != nil {
+				out.Errors = append(out.Errors, r.res.Errors...)
+			}
+			continue
 		}
 		if r.pkg != nil {
 			failed = append(failed, r.pkg)
@@ -150,14 +167,14 @@ type rootResult struct {
 	err error // the checker itself failed
 }
 
-// analyzeRoot parses, type-checks and analyses one root, once the
-// packages it needs are decoded. Nothing it builds outlives it but the
-// findings.
-func analyzeRoot(ctx context.Context, deps *load.Deps, root *packages.Package, need int, decoded *load.Progress, wrapped []*analysis.Analyzer, orig map[*analysis.Analyzer]*analysis.Analyzer, rel *releases) rootResult {
+// analyzeRoot parses, type-checks and analyses one unit, once the
+// packages it needs are decoded and the units below it are done. Nothing
+// it builds outlives it but the findings and the facts it exports.
+func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded *load.Progress, g *guarded, rel *releases, facts *factViews) rootResult {
 	if ctx.Err() != nil {
 		return rootResult{}
 	}
-	pkg := load.Root(root, deps.FileSet())
+	pkg := load.Root(u.pkg, deps.FileSet())
 	parsed := load.Parse(pkg)
 	if !decoded.Wait(need) {
 		return rootResult{} // cancelled
@@ -170,15 +187,17 @@ func analyzeRoot(ctx context.Context, deps *load.Deps, root *packages.Package, n
 		return rootResult{pkg: pkg}
 	}
 	res := &Result{parsed: parsed}
-	if len(wrapped) == 0 {
+	if len(g.wrapped) == 0 {
 		return rootResult{res: res}
 	}
-	graph, err := checker.Analyze(wrapped, []*packages.Package{pkg}, nil)
+	facts.open(pkg.Types, u.paths)
+	defer facts.close(pkg.Types)
+	graph, err := checker.Analyze(g.wrapped, []*packages.Package{pkg}, nil)
 	// Whatever happened, nothing reads this package's results any more.
 	defer rel.release(pkg.Types)
 	if err != nil {
 		return rootResult{err: err}
 	}
-	collect(res, graph, orig)
+	collect(res, graph, g.orig)
 	return rootResult{res: res}
 }

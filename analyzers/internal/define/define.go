@@ -48,6 +48,11 @@ type Spec struct {
 	DocSource string
 	// Requires are the analyzers whose results Run uses.
 	Requires []*analysis.Analyzer
+	// FactTypes are the summaries Run exports for the functions of a
+	// package and imports for its callees in other packages
+	// (analyzers/internal/summary). An analyzer with facts requires
+	// lend.Analyzer, which summary.Local reads.
+	FactTypes []analysis.Fact
 	// Scopes are the import paths of dependencies whose package scope Run
 	// reads (found with kube.LookupPackage, then Scope().Lookup). When
 	// dependencies come from export data, a package the analysed package
@@ -97,10 +102,11 @@ func New(spec Spec) *Definition {
 func (d *Definition) New() *analysis.Analyzer {
 	s := d.spec
 	a := &analysis.Analyzer{
-		Name:     s.Name,
-		Doc:      manual.MustParse(s.Name, s.DocSource).AnalyzerDoc(),
-		URL:      DocURL(s.Name),
-		Requires: s.Requires,
+		Name:      s.Name,
+		Doc:       manual.MustParse(s.Name, s.DocSource).AnalyzerDoc(),
+		URL:       DocURL(s.Name),
+		Requires:  s.Requires,
+		FactTypes: s.FactTypes,
 	}
 	run := s.Run
 	if s.Options != nil {

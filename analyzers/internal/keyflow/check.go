@@ -68,6 +68,13 @@ func (a *Analysis) check(pass *analysis.Pass, it *Item, rule Rule, settle string
 
 // Where says where a leak's path ends, for a message.
 func (f Finding) Where() string {
+	if l := f.Leak; l != nil && l.Call != nil {
+		where := "on a path through " + l.ViaName()
+		if l.Exit != "" {
+			where += " (it returns at " + l.Exit + " without settling it)"
+		}
+		return where
+	}
 	if f.Leak != nil && f.Leak.Return == nil {
 		return "on the path back to the next Get()"
 	}

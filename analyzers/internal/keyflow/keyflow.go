@@ -48,10 +48,20 @@ type Leak struct {
 	Return *ssa.Return
 	// Keys are the values that hold the key in Fn.
 	Keys map[ssa.Value]bool
+	// Call, when set, hands the key to Via, a function of another package
+	// that returns at Exit ("file:line") without settling it; the leak is
+	// reported at the call.
+	Call ssa.CallInstruction
+	Via  *types.Func
+	Exit string
 }
 
-// Pos is where the leak is reported: the return, or the Get.
+// Pos is where the leak is reported: the call of another package's
+// helper, the return, or the Get.
 func (l Leak) Pos() token.Pos {
+	if l.Call != nil {
+		return l.Call.Pos()
+	}
 	if l.Return != nil {
 		return l.Return.Pos()
 	}
@@ -62,6 +72,11 @@ func (l Leak) Pos() token.Pos {
 type Analysis struct {
 	pkg     *ssa.Package
 	touches map[summaryKey]int // 0 unknown, 1 in progress, 2 no, 3 yes
+	// Imported, when set, is what a function of another package does with
+	// a key handed to its parameter i (the analyzer's facts, summarised
+	// under its rule by Summarise): nothing is assumed of a function it
+	// knows, unlike of code out of sight.
+	Imported func(fn *types.Func, param int) (Effect, bool)
 }
 
 // seed is where a key enters a helper: a parameter or a captured variable.
@@ -242,17 +257,18 @@ func (a *Analysis) Leaks(it *Item, rule Rule) []Leak {
 	}
 	var leaks []Leak
 	type where struct {
-		fn  *ssa.Function
-		ret *ssa.Return
+		fn   *ssa.Function
+		ret  *ssa.Return
+		call ssa.CallInstruction
 	}
 	seen := make(map[where]bool)
 	for _, s := range w.walk(it.Fn, newKeyFlow(it.Key), b, start) {
-		k := where{s.fn, s.ret}
+		k := where{s.fn, s.ret, s.call}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		leaks = append(leaks, Leak{Item: it, Fn: s.fn, Return: s.ret, Keys: s.keys})
+		leaks = append(leaks, Leak{Item: it, Fn: s.fn, Return: s.ret, Keys: s.keys, Call: s.call, Via: s.via, Exit: s.exit})
 	}
 	return leaks
 }
@@ -273,10 +289,19 @@ func (a *Analysis) Reaches(it *Item, method string) bool {
 // mentions reports whether fn applies a rule method to one of keys anywhere,
 // directly or through a helper.
 func (a *Analysis) mentions(fn *ssa.Function, keys map[ssa.Value]bool, rule Rule, ruleName string) bool {
+	return a.mentionsIn(fn, keys, rule, ruleName, nil)
+}
+
+// mentionsBesides is mentions in the function of call, call left out.
+func (a *Analysis) mentionsBesides(call ssa.CallInstruction, keys map[ssa.Value]bool, rule Rule) bool {
+	return a.mentionsIn(call.Parent(), keys, rule, ruleName(rule), call)
+}
+
+func (a *Analysis) mentionsIn(fn *ssa.Function, keys map[ssa.Value]bool, rule Rule, ruleName string, except ssa.CallInstruction) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
+			if !ok || call == except {
 				continue
 			}
 			common := call.Common()
@@ -285,6 +310,9 @@ func (a *Analysis) mentions(fn *ssa.Function, keys map[ssa.Value]bool, rule Rule
 					return true
 				}
 				continue
+			}
+			if a.importedMentions(common, keys, rule) {
+				return true
 			}
 			for _, s := range a.seedsOf(common, keys) {
 				if a.touchesKey(s, rule, ruleName) {

@@ -17,6 +17,11 @@ type site struct {
 	fn   *ssa.Function
 	ret  *ssa.Return
 	keys map[ssa.Value]bool
+	// call, via and exit, when call is set: the path hands the key to
+	// via, of another package, which returns at exit without settling it.
+	call ssa.CallInstruction
+	via  *types.Func
+	exit string
 }
 
 // walker searches the paths of a function for an unsettled key.
@@ -137,6 +142,25 @@ func (w *walker) effect(instr ssa.Instruction, kf *keyFlow) (outcome, *[]site) {
 			return settled, nil
 		}
 		return passes, nil
+	}
+	if e, callee, ok := w.imported(common, keys); ok {
+		switch e.Outcome {
+		case Always:
+			return settled, nil
+		case Some:
+			if w.a.mentionsBesides(call, keys, w.rule) {
+				// The caller settles the key itself on some path: which
+				// of the helper's paths it completes is a correlation of
+				// conditions (`if err == nil { Forget }` after a helper
+				// that re-queues errors) this walk does not see.
+				return settled, nil
+			}
+			// The helper's unsettled return is in another package: the
+			// call is the blame, naming it.
+			return partial, &[]site{{fn: call.Parent(), call: call, via: callee, exit: e.Exit, keys: keys}}
+		case Never:
+			return passes, nil // whatever else it is given (the queue)
+		}
 	}
 	seeds := w.a.seedsOf(common, keys)
 	for _, s := range seeds {

@@ -13,6 +13,11 @@
 //     analysing all of client-go and apimachinery for every package. This
 //     package uses no facts; it knows the exits of the standard library and
 //     klog by name, and finds the package's own exit helpers itself.
+//
+// Drivers that run fact-using analyzers on every dependency (the checker,
+// golangci-lint, nogo) reach the Kubernetes libraries themselves, where
+// nothing is reported or summarised (summary.Library): nothing is built
+// there either.
 package kubessa
 
 import (
@@ -25,6 +30,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
@@ -54,7 +60,7 @@ func Of(pass *analysis.Pass) *SSA {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !SeesKubernetes(pass.Pkg) {
+	if !SeesKubernetes(pass.Pkg) || summary.Library(pass) {
 		return (*SSA)(nil), nil
 	}
 	var pool *lend.Programs

@@ -71,6 +71,9 @@ type Options struct {
 	Dir       string        // the cache directory
 	Load      *load.Options // the go command's directory, environment, tags and tests
 	Analyzers []*analysis.Analyzer
+	// SummaryImports decide which packages below the roots give their
+	// facts (driver.Config's): the findings depend on them.
+	SummaryImports []string
 }
 
 // Open computes what every key of the run shares. start is when the run
@@ -99,6 +102,7 @@ func Open(ctx context.Context, opts *Options, start time.Time) (*Cache, error) {
 		}
 		fmt.Fprintf(h, "go.work %s\n", settings)
 	}
+	fmt.Fprintf(h, "summary imports %q\n", opts.SummaryImports)
 	for _, a := range sortedAnalyzers(opts.Analyzers) {
 		fmt.Fprintf(h, "analyzer %s\n", a.Name)
 		a.Flags.VisitAll(func(f *flag.Flag) { fmt.Fprintf(h, "  -%s=%s\n", f.Name, f.Value) })

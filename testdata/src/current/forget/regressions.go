@@ -30,7 +30,7 @@ func (c *Controller) tokensController(ctx context.Context) {
 	}
 }
 
-func retryOrForget(queue workqueue.TypedRateLimitingInterface[string], key string, requeue bool) {
+func retryOrForget(queue workqueue.TypedRateLimitingInterface[string], key string, requeue bool) { // want retryOrForget:`forget\(#1 always \[Forget,AddRateLimited\]\)`
 	if requeue {
 		queue.AddRateLimited(key)
 		return
@@ -56,7 +56,7 @@ func (c *Controller) serviceCIDRs(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) syncCIDR(ctx context.Context, key string) error {
+func (c *Controller) syncCIDR(ctx context.Context, key string) error { // want syncCIDR:`forget\(#2 some \[AddAfter\] exit regressions.go:\d+\)`
 	if key == "" {
 		return nil
 	}

@@ -64,7 +64,7 @@ func (c *Controller) handleErrLeak(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) handleErr(err error, key string) {
+func (c *Controller) handleErr(err error, key string) { // want handleErr:`forget\(#2 some \[AddRateLimited\] exit workers.go:\d+\)`
 	if err == nil {
 		return // want `key \(from c.queue.Get\(\) in handleErrLeak\) is neither forgotten nor re-queued on this path`
 	}
@@ -120,7 +120,7 @@ func (c *Controller) deploymentController(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) handleErrRight(ctx context.Context, err error, key string) {
+func (c *Controller) handleErrRight(ctx context.Context, err error, key string) { // want handleErrRight:`forget\(#3 always \[Forget,AddRateLimited\]\)`
 	if err == nil {
 		c.queue.Forget(key)
 		return
@@ -223,7 +223,7 @@ func (c *Controller) neverForgets(ctx context.Context) {
 	}
 }
 
-func (c *Controller) processPod(ctx context.Context, item string) {
+func (c *Controller) processPod(ctx context.Context, item string) { // want processPod:`forget\(#2 some \[Done,AddRateLimited\]\)`
 	defer c.queue.Done(item)
 	if item == "" {
 		return

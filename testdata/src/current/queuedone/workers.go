@@ -41,7 +41,7 @@ func (c *Controller) helperSometimes(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) process(ctx context.Context, key string) {
+func (c *Controller) process(ctx context.Context, key string) { // want process:`queuedone\(#2 some \[Done\] exit workers.go:\d+\)`
 	if err := c.sync(ctx, key); err != nil {
 		utilruntime.HandleError(fmt.Errorf("syncing %q: %w", key, err))
 		return // want `key \(from c.plain.Get\(\) in helperSometimes\) is not marked Done on this path`
@@ -129,7 +129,7 @@ func (c *Controller) goroutine(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) processAsync(ctx context.Context, key string) {
+func (c *Controller) processAsync(ctx context.Context, key string) { // want processAsync:`queuedone\(#2 always \[Done\]\)`
 	defer c.plain.Done(key)
 	_ = c.sync(ctx, key)
 }

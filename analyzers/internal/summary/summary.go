@@ -1,0 +1,127 @@
+// Package summary is what ctrllint's analyzers share about summaries that
+// cross package boundaries: analysis facts about the functions, methods
+// and types of one package, exported when it is analysed and imported by
+// the packages that call it.
+//
+// Summaries are computed only for the packages of the modules being
+// analysed (Local), the modules of the packages a run names. A dependency from another module stays what its export
+// data says: the libraries a controller uses are known by name
+// (analyzers/internal/kube), and analysing every dependency from source
+// would multiply a run's cost. The rule is the same under every driver:
+// ctrllint's own analyses those packages from source in dependency order,
+// go vet asks the vettool for their facts (cmd/ctrllint skips the others
+// without type-checking them), and the checker, golangci-lint and nogo run
+// the analyzers on every dependency, where Local says to do nothing.
+//
+// Three rules make a package's findings depend only on its own code and
+// on what the packages it imports directly say of themselves, the same
+// under every driver and in every run, whatever else it analyses (and so
+// the result cache, keyed by content, stays exact):
+//
+//   - A summary says what a function does by itself: it is computed
+//     without the facts of other packages (a helper's call of another
+//     package's helper is unknown code to its summary).
+//   - Facts are read only about objects of the package itself and of the
+//     packages it imports directly (Visible).
+//   - A package exports facts only when its summaries are wanted (Local)
+//     and it uses one of the APIs they are about (Exports).
+//
+// An imported summary may only add to what an analyzer knows: a callee
+// without one is treated as before summaries existed (unknown code that
+// may do anything harmless), so a missing fact can cost a finding, never
+// make one.
+package summary
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/lend"
+)
+
+// Local reports whether the summaries of pass's package are computed and
+// exported. The analyzer calling it must require lend.Analyzer.
+//
+//   - Under ctrllint's driver (lend.Of(pass) is not nil), always: the
+//     driver analyses from source only the packages of the analysed
+//     modules, the roots' modules, whatever their version (the corpus
+//     analyses kubernetes as a module required at a version).
+//   - Under a driver that says which module a package belongs to (the
+//     checker, golangci-lint, go vet, the editor server), when it is a main
+//     or workspace module, one at no version; a module replaced by a
+//     directory keeps its required version and is a dependency.
+//   - Under one that does not (nogo), for every package outside the
+//     standard library and the Kubernetes libraries.
+func Local(pass *analysis.Pass) bool {
+	if lend.Of(pass) != nil {
+		return true
+	}
+	m := pass.Module
+	if m == nil {
+		first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+		return strings.Contains(first, ".") && !Library(pass)
+	}
+	return m.Path != "" && m.Version == ""
+}
+
+// Exports reports whether pass's package exports its summaries: Local,
+// and it imports a package under one of Imports.
+func Exports(pass *analysis.Pass) bool {
+	if !Local(pass) {
+		return false
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		for _, pre := range Imports {
+			if strings.HasPrefix(imp.Path(), pre) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Visible reports whether facts about obj may be read in pass: it belongs
+// to the package or to one the package imports directly.
+func Visible(pass *analysis.Pass, obj types.Object) bool {
+	p := obj.Pkg()
+	return p != nil && (p == pass.Pkg || slices.Contains(pass.Pkg.Imports(), p))
+}
+
+// Imports are the import path prefixes of the APIs summaries are about:
+// client-go (queues, caches, listers, clientsets), controller-runtime,
+// the API types and apimachinery (object metadata, owner references, the
+// types of a module's own API packages). A package that imports none of them has nothing for an
+// analyzer to summarise, and ctrllint's driver does not analyse it for
+// its facts (driver.Config's SummaryImports).
+var Imports = []string{"k8s.io/client-go/", "sigs.k8s.io/controller-runtime/", "k8s.io/api/", "k8s.io/apimachinery/"}
+
+// libraries are the modules whose behaviour ctrllint's analyzers know by
+// name: client-go, apimachinery, the API types and controller-runtime.
+var libraries = []string{"k8s.io/client-go", "k8s.io/apimachinery", "k8s.io/api", "sigs.k8s.io/controller-runtime"}
+
+// Library reports whether pass's package belongs to one of the Kubernetes
+// libraries the analyzers know by name, as a dependency at a version (or,
+// when the driver says nothing of modules, by its path). Drivers that run
+// the analyzers on every dependency for their facts (the checker,
+// golangci-lint, nogo) reach these packages, where no analyzer has
+// anything to find or to summarise; analysed as a module of their own
+// (client-go's own repository, the corpus' controller-runtime), they are
+// not a library here.
+func Library(pass *analysis.Pass) bool {
+	mod := ""
+	if m := pass.Module; m != nil {
+		if m.Version == "" {
+			return false
+		}
+		mod = m.Path
+	}
+	for _, lib := range libraries {
+		if mod == lib || mod == "" && (pass.Pkg.Path() == lib || strings.HasPrefix(pass.Pkg.Path(), lib+"/")) {
+			return true
+		}
+	}
+	return false
+}

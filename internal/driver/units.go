@@ -1,0 +1,231 @@
+package driver
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// The packages a run analyses from source are its units: the roots, and,
+// when some analyzer uses facts, the packages of the analysed modules (the
+// roots' modules) that a root imports directly and that use one of the APIs
+// the summaries are about (summary units). A summary unit is analysed only
+// for the facts it exports; its diagnostics are dropped. Dependencies of
+// other modules stay export data: their behaviour that matters is known by
+// name (analyzers/internal/kube), and analysing them from source would
+// multiply a run's cost.
+//
+// What a package's findings may depend on is its own code and what the
+// packages it imports directly say of themselves: the analyzers summarise
+// a function by what it does itself, without the facts of its callees in
+// other packages, and read facts only about the objects of the packages
+// the analysed one imports (analyzers/internal/summary). So the units a
+// root needs are those one level below it, whatever else the run
+// analyses, and a result stored in the cache, keyed by the content of
+// everything the package imports, is the one any run would compute.
+//
+// Facts are keyed by package path, and so are units: "p [p.test]", when
+// it is a root, is the unit of p for every importer (it is p with its
+// in-package tests, whose extra objects an importer cannot name), and the
+// variants the go command recompiles for a test ("q [p.test]") are q.
+
+// A unit is one package analysed from source.
+type unit struct {
+	pkg     *packages.Package
+	summary bool     // analysed for facts only
+	deps    []int    // the units it imports directly, which it waits for
+	paths   []string // the package paths of deps, whose facts it sees
+}
+
+// analysedModules are the modules of the roots, by path: their other
+// packages are the summary units. A module's version does not matter: the
+// corpus analyses kubernetes as a module required at a version.
+func analysedModules(roots []*packages.Package) map[string]bool {
+	mods := make(map[string]bool)
+	for _, r := range roots {
+		if m := r.Module; m != nil && m.Path != "" {
+			mods[m.Path] = true
+		}
+	}
+	return mods
+}
+
+// planUnits returns the units for roots: the roots themselves, in their
+// order, then (withSummaries) the summary units, each with the units it
+// imports directly. A summary unit imports a package under one of prefixes
+// (any package when prefixes is nil), as summary.Exports requires of a
+// package that gives facts: on kubernetes' pkg/controller, 28 of the 43
+// packages of the module the roots import directly.
+func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string) []unit {
+	units := make([]unit, 0, len(roots))
+	byPath := make(map[string]int)
+	for _, r := range roots {
+		units = append(units, unit{pkg: r})
+		// A root with in-package tests covers its path; otherwise the
+		// first root of a path does (a path is listed once without tests).
+		if i, ok := byPath[r.PkgPath]; !ok || r.ForTest == r.PkgPath && units[i].pkg.ForTest != r.PkgPath {
+			byPath[r.PkgPath] = len(units) - 1
+		}
+	}
+	if withSummaries {
+		mods := analysedModules(roots)
+		for _, r := range roots {
+			for _, path := range slices.Sorted(maps.Keys(r.Imports)) {
+				p := r.Imports[path]
+				if _, ok := byPath[p.PkgPath]; ok || p.Module == nil || !mods[p.Module.Path] || p.ForTest != "" || !importsUnder(p, prefixes) {
+					continue
+				}
+				byPath[p.PkgPath] = len(units)
+				units = append(units, unit{pkg: p, summary: true})
+			}
+		}
+	}
+	for i := range units {
+		for _, imp := range units[i].pkg.Imports {
+			if j, ok := byPath[imp.PkgPath]; ok && j != i && !slices.Contains(units[i].deps, j) {
+				units[i].deps = append(units[i].deps, j)
+			}
+		}
+	}
+	breakCycles(units)
+	for i := range units {
+		for _, j := range units[i].deps {
+			units[i].paths = append(units[i].paths, units[j].pkg.PkgPath)
+		}
+	}
+	return units
+}
+
+// importsUnder reports whether p imports a package under one of prefixes
+// (any package when prefixes is nil).
+func importsUnder(p *packages.Package, prefixes []string) bool {
+	if prefixes == nil {
+		return true
+	}
+	for path := range p.Imports {
+		for _, pre := range prefixes {
+			if strings.HasPrefix(path, pre) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// breakCycles drops the waits that would close a cycle among units, so
+// that no worker waits forever: the go command builds no cyclic graph,
+// but two variants of one path (p and "p [p.test]") are one unit, and a
+// wait is not worth a deadlock. The facts across a dropped wait are
+// simply not seen, deterministically.
+func breakCycles(units []unit) {
+	const (
+		unseen = iota
+		active
+		finished
+	)
+	state := make([]int, len(units))
+	var visit func(i int)
+	visit = func(i int) {
+		state[i] = active
+		kept := units[i].deps[:0]
+		for _, j := range units[i].deps {
+			if state[j] == active {
+				continue
+			}
+			if state[j] == unseen {
+				visit(j)
+			}
+			kept = append(kept, j)
+		}
+		units[i].deps = kept
+		state[i] = finished
+	}
+	for i := range units {
+		if state[i] == unseen {
+			visit(i)
+		}
+	}
+}
+
+// A schedule hands units to workers once every unit they wait for is
+// done, preferring the order given (the decoding plan's).
+type schedule struct {
+	mu         sync.Mutex
+	cond       *sync.Cond
+	rank       []int // by unit: its place in the preferred order
+	waiting    []int // by unit: how many of its deps are not done
+	dependents [][]int
+	ready      []int // sorted by rank
+	left       int   // units not yet taken
+	cancelled  bool
+}
+
+func newSchedule(ctx context.Context, units []unit, order []int) *schedule {
+	s := &schedule{
+		rank:       make([]int, len(units)),
+		waiting:    make([]int, len(units)),
+		dependents: make([][]int, len(units)),
+		left:       len(units),
+	}
+	s.cond = sync.NewCond(&s.mu)
+	for r, i := range order {
+		s.rank[i] = r
+	}
+	for i, u := range units {
+		s.waiting[i] = len(u.deps)
+		for _, d := range u.deps {
+			s.dependents[d] = append(s.dependents[d], i)
+		}
+	}
+	for i := range units {
+		if s.waiting[i] == 0 {
+			s.push(i)
+		}
+	}
+	context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		s.cancelled = true
+		s.mu.Unlock()
+		s.cond.Broadcast()
+	})
+	return s
+}
+
+func (s *schedule) push(i int) {
+	at, _ := slices.BinarySearchFunc(s.ready, s.rank[i], func(j, r int) int { return s.rank[j] - r })
+	s.ready = slices.Insert(s.ready, at, i)
+}
+
+// take waits for a unit whose deps are done; ok is false when every unit
+// was taken or the run was cancelled.
+func (s *schedule) take() (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.ready) == 0 && s.left > 0 && !s.cancelled {
+		s.cond.Wait()
+	}
+	if s.cancelled || len(s.ready) == 0 {
+		return 0, false
+	}
+	i := s.ready[0]
+	s.ready = s.ready[1:]
+	s.left--
+	return i, true
+}
+
+// done marks unit i done, whatever became of it: a unit that could not
+// be analysed exports no facts, and its dependents go on without them.
+func (s *schedule) done(i int) {
+	s.mu.Lock()
+	for _, d := range s.dependents[i] {
+		if s.waiting[d]--; s.waiting[d] == 0 {
+			s.push(d)
+		}
+	}
+	s.mu.Unlock()
+	s.cond.Broadcast()
+}
