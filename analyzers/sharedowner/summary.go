@@ -106,7 +106,10 @@ func helpers(pass *analysis.Pass, local map[*types.Func]*ownerFact) func(*types.
 // summarise computes what one function does with owner references.
 func summarise(pass *analysis.Pass, src *kube.Source, decl *ast.FuncDecl, fn *types.Func) *ownerFact {
 	params := paramIndex(fn)
-	c := &checker{pass: pass, src: src, objs: collectObjects(pass, decl.Body), defs: collectDefs(pass, decl.Body)}
+	if refResult(fn.Type().(*types.Signature)) < 0 && len(params) < 2 {
+		return nil // returns no reference, and has no child and owner to set it on
+	}
+	c := &checker{pass: pass, src: src, defs: collectDefs(pass, decl.Body)}
 	// A helper that checks who controls the child before setting its
 	// reference arbitrates the sharing: for the checks that ask, its
 	// reference is a plain one.
