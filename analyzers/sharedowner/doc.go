@@ -61,9 +61,11 @@
 // metav1.NewControllerRef(eps, gvk)), or from a helper of the package or of
 // a package it imports directly: a function that returns an owner reference
 // (or a slice holding one) to one of its parameters on every path that
-// returns one (ownerRef := util.GetFooOwnerRef(foo)), or that sets one
-// naming a parameter on another (util.SetOwner(child, foo)). The owner is
-// then the argument the helper was given. A helper that checks who controls
+// returns one (ownerRef := util.GetFooOwnerRef(foo), or asOwner(&foo.ObjectMeta)
+// from the owner's metadata), that sets one naming a parameter on another
+// (util.SetOwner(child, foo)), or that sets the reference it is handed
+// (addOwnerRefToObject(child, ref)). The owner is then the argument the
+// helper was given. A helper that checks who controls
 // the child (metav1.GetControllerOf) gives a plain reference, for the
 // checks that ask. Helpers of other packages are summarised when their
 // package is analysed, by what they do themselves.
@@ -153,6 +155,8 @@
 //     no parameter of its own (metav1.GetControllerOf(obj), a field of its
 //     parameter, another helper's result), or from a variable given a
 //     reference more than once;
+//   - a reference a helper hands to another call before setting it (it
+//     may be filtered out: cluster-api's RemoveOwnerRef);
 //   - helpers that set the reference through controller-runtime's setters
 //     (checked in the helper's own body), or through a returned closure (a
 //     functional option);

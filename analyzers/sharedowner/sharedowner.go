@@ -208,7 +208,7 @@ func (c *checker) refsOwner(e ast.Expr) (owner ast.Expr, controller bool) {
 			if c.helper != nil {
 				if f := c.helper(fn); f != nil && f.Returns {
 					if arg := argOf(c.pass, n, fn, f.Owner); arg != nil {
-						owner, controller = arg, f.Controller
+						owner, controller = ownerArg(arg), f.Controller
 						return false
 					}
 				}

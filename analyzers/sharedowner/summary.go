@@ -33,10 +33,13 @@ type ownerFact struct {
 	Sets       []setOn
 }
 
-// setOn is an owner reference to parameter Owner set on parameter Child.
+// setOn is an owner reference to parameter Owner set on parameter Child,
+// or, with FromRef, the reference handed in parameter Owner
+// (addOwnerRefToObject(o metav1.Object, r metav1.OwnerReference)).
 type setOn struct {
 	Child, Owner int
 	Controller   bool
+	FromRef      bool
 }
 
 func (*ownerFact) AFact() {}
@@ -47,6 +50,10 @@ func (f *ownerFact) String() string {
 		parts = append(parts, "returns "+describeRef(f.Owner, f.Controller))
 	}
 	for _, s := range f.Sets {
+		if s.FromRef {
+			parts = append(parts, fmt.Sprintf("sets on #%d the reference #%d", s.Child, s.Owner))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("sets on #%d %s", s.Child, describeRef(s.Owner, s.Controller)))
 	}
 	return "sharedowner(" + strings.Join(parts, "; ") + ")"
@@ -239,7 +246,68 @@ func (c *checker) ownerParam(owner ast.Expr, params map[*types.Var]int) (int, bo
 	if iface, isIface := t.Underlying().(*types.Interface); isIface {
 		return i, !iface.Empty()
 	}
-	return i, kube.IsObjectType(t)
+	return i, kube.IsObjectType(t) || isObjectMeta(t)
+}
+
+// isObjectMeta reports whether t is metav1.ObjectMeta or a pointer to it:
+// a helper handed the owner's metadata (asOwner(&m.ObjectMeta)).
+func isObjectMeta(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return kube.Is(t, kube.MetaV1Pkg, "ObjectMeta")
+}
+
+// ownerArg is the owner a helper's argument names: x for &x.ObjectMeta
+// and x.ObjectMeta, the argument itself otherwise.
+func ownerArg(e ast.Expr) ast.Expr {
+	x := ast.Unparen(e)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "ObjectMeta" {
+		return sel.X
+	}
+	return e
+}
+
+// refParam is the index of the parameter of owner-reference type that an
+// expression sets as it is: r, *r, []metav1.OwnerReference{r},
+// append(o.GetOwnerReferences(), r). A reference handed to any other call
+// may be filtered out (cluster-api's RemoveOwnerRef), so is not followed.
+func (c *checker) refParam(e ast.Expr, params map[*types.Var]int) (int, bool) {
+	var refs []ast.Expr
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		refs = x.Elts
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); !ok || id.Name != "append" || len(x.Args) < 2 || x.Ellipsis.IsValid() {
+			return 0, false
+		}
+		if _, isBuiltin := c.pass.TypesInfo.Uses[ast.Unparen(x.Fun).(*ast.Ident)].(*types.Builtin); !isBuiltin {
+			return 0, false
+		}
+		refs = x.Args[1:]
+	default:
+		refs = []ast.Expr{x}
+	}
+	if len(refs) != 1 {
+		return 0, false
+	}
+	r := ast.Unparen(refs[0])
+	if star, ok := r.(*ast.StarExpr); ok {
+		r = ast.Unparen(star.X)
+	}
+	id, ok := r.(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isRefType(v.Type()) {
+		return 0, false
+	}
+	i, ok := params[v]
+	return i, ok
 }
 
 // paramSettings finds where fn sets owner references on one of its
@@ -255,17 +323,22 @@ func (c *checker) paramSettings(body *ast.BlockStmt, params map[*types.Var]int) 
 			return
 		}
 		o, ctl := c.refsOwner(refs)
+		fromRef := false
 		oi, ok := c.ownerParam(o, params)
+		if o == nil {
+			oi, ok = c.refParam(refs, params)
+			fromRef = true
+		}
 		if !ok || oi == ci {
 			return
 		}
 		for i, s := range out {
-			if s.Child == ci && s.Owner == oi {
+			if s.Child == ci && s.Owner == oi && s.FromRef == fromRef {
 				out[i].Controller = s.Controller && ctl
 				return
 			}
 		}
-		out = append(out, setOn{Child: ci, Owner: oi, Controller: ctl})
+		out = append(out, setOn{Child: ci, Owner: oi, Controller: ctl, FromRef: fromRef})
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -349,15 +422,21 @@ func (c *checker) helperSettings(call *ast.CallExpr) []setting {
 	}
 	var out []setting
 	for _, s := range f.Sets {
-		childArg, ownerArg := argOf(c.pass, call, fn, s.Child), argOf(c.pass, call, fn, s.Owner)
-		if childArg == nil || ownerArg == nil {
+		childArg, arg := argOf(c.pass, call, fn, s.Child), argOf(c.pass, call, fn, s.Owner)
+		if childArg == nil || arg == nil {
 			continue
 		}
 		child := c.objs.of(childArg)
 		if child == nil {
 			child = &object{typ: c.pass.TypesInfo.TypeOf(childArg)}
 		}
-		out = append(out, setting{at: call, owner: ownerArg, child: child, controller: s.Controller})
+		owner, controller := ownerArg(arg), s.Controller
+		if s.FromRef {
+			if owner, controller = c.refsOwner(arg); owner == nil {
+				continue // a reference this function does not build
+			}
+		}
+		out = append(out, setting{at: call, owner: owner, child: child, controller: controller})
 	}
 	return out
 }

@@ -196,3 +196,16 @@ func (c *Controller) reassigned(d *appsv1.Deployment, other *corev1.Namespace) *
 		OwnerReferences: []metav1.OwnerReference{*ownerRef},
 	}}
 }
+
+// operatorSDKStyle: a reference built from the owner's metadata, handed
+// to a helper that sets it (apirator's pkg/controller/k8s/util/owner).
+func (c *Controller) operatorSDKStyle(d *appsv1.Deployment) []metav1.Object {
+	role := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: d.Namespace + "-" + d.Name}}
+	ownerref.AddOwnerRefToObject(role, ownerref.AsOwner(&d.ObjectMeta)) // want `cluster-scoped ClusterRole gets an owner reference to namespaced Deployment`
+	// Silent: a child named after its owner, and a reference taken out.
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: d.Name + "-config", Namespace: d.Namespace}}
+	ownerref.AddOwnerRefToObject(cm, ownerref.AsOwner(&d.ObjectMeta))
+	binding := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: d.Namespace + "-" + d.Name}}
+	ownerref.RemoveOwnerRef(binding, ownerref.AsOwner(&d.ObjectMeta))
+	return []metav1.Object{role, cm, binding}
+}

@@ -102,3 +102,32 @@ type Config struct {
 func OperatorRef(cfg *Config) *metav1.OwnerReference {
 	return metav1.NewControllerRef(cfg.Operator, deploymentKind)
 }
+
+// AsOwner and AddOwnerRefToObject are apirator's owner helpers
+// (pkg/controller/k8s/util/owner), as operator-sdk's early examples wrote
+// them: the reference is built from the owner's metadata, and set by a
+// second helper it is handed to.
+func AsOwner(m *metav1.ObjectMeta) metav1.OwnerReference { // want AsOwner:`sharedowner\(returns controller of #0\)`
+	isController := true
+	return metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: m.Name, UID: m.UID, Controller: &isController}
+}
+
+func AddOwnerRefToObject(o metav1.Object, r metav1.OwnerReference) { // want AddOwnerRefToObject:`sharedowner\(sets on #0 the reference #1\)`
+	o.SetOwnerReferences(append(o.GetOwnerReferences(), r))
+}
+
+// RemoveOwnerRef takes r out of o's references: it sets none (not
+// summarised).
+func RemoveOwnerRef(o metav1.Object, r metav1.OwnerReference) {
+	o.SetOwnerReferences(without(o.GetOwnerReferences(), r))
+}
+
+func without(refs []metav1.OwnerReference, r metav1.OwnerReference) []metav1.OwnerReference {
+	var out []metav1.OwnerReference
+	for _, ref := range refs {
+		if ref.UID != r.UID {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
