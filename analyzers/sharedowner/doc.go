@@ -57,6 +57,19 @@
 //   - a controller reference set on an existing object (read from a lister
 //     or a client Get) without checking who controls it: it may be shared.
 //
+// The reference may come from a local variable given it once (ownerRef :=
+// metav1.NewControllerRef(eps, gvk)), or from a helper of the package or of
+// a package it imports directly: a function that returns an owner reference
+// (or a slice holding one) to one of its parameters on every path that
+// returns one (ownerRef := util.GetFooOwnerRef(foo), or asOwner(&foo.ObjectMeta)
+// from the owner's metadata), that sets one naming a parameter on another
+// (util.SetOwner(child, foo)), or that sets the reference it is handed
+// (addOwnerRefToObject(child, ref)). The owner is then the argument the
+// helper was given. A helper that checks who controls
+// the child (metav1.GetControllerOf) gives a plain reference, for the
+// checks that ask. Helpers of other packages are summarised when their
+// package is analysed, by what they do themselves.
+//
 // # Wrong
 //
 //	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
@@ -70,6 +83,12 @@
 //	ca := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
 //		Name:      proxy.Spec.CARef.Name + "-ca", // every Proxy of that CA owns it
 //		Namespace: proxy.Namespace,
+//	}}
+//
+//	ownerRef := util.GetProxyOwnerRef(proxy) // a reference to the namespaced Proxy
+//	role := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{
+//		Name:            proxy.Namespace + "-" + proxy.Name,
+//		OwnerReferences: []metav1.OwnerReference{*ownerRef}, // never collected
 //	}}
 //
 // # Right
@@ -132,6 +151,15 @@
 //   - owner references that name no owner variable (an OwnerReference
 //     literal of constants), and everything in _test.go files: that is test
 //     data, not a controller creating children;
+//   - references from a helper that returns, on some path, one that names
+//     no parameter of its own (metav1.GetControllerOf(obj), a field of its
+//     parameter, another helper's result), or from a variable given a
+//     reference more than once;
+//   - a reference a helper hands to another call before setting it (it
+//     may be filtered out: cluster-api's RemoveOwnerRef);
+//   - helpers that set the reference through controller-runtime's setters
+//     (checked in the helper's own body), or through a returned closure (a
+//     functional option);
 //   - adoption through a controller-ref manager or after checking
 //     metav1.GetControllerOf / IsControlledBy, and controller-runtime's
 //     SetControllerReference with its error checked (it refuses an object

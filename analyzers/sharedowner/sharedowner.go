@@ -12,7 +12,9 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 const name = "sharedowner"
@@ -21,7 +23,8 @@ const name = "sharedowner"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, lend.Analyzer},
+	FactTypes: []analysis.Fact{new(ownerFact)},
 	Run:       run,
 })
 
@@ -40,13 +43,20 @@ type setting struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if kube.LookupPackage(pass.Pkg, kube.MetaV1Pkg) == nil {
-		return nil, nil // no Kubernetes objects in sight
+	if kube.LookupPackage(pass.Pkg, kube.MetaV1Pkg) == nil || summary.Library(pass) {
+		return nil, nil // no Kubernetes objects in sight, or the libraries themselves
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	src := kube.NewSource(pass)
+	var decls []*ast.FuncDecl
+	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
+		if !isTestFile(pass, cur.Node()) {
+			decls = append(decls, cur.Node().(*ast.FuncDecl))
+		}
+	}
+	helper := helpers(pass, summaries(pass, src, decls))
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		if strings.HasSuffix(pass.Fset.Position(cur.Node().Pos()).Filename, "_test.go") {
+		if isTestFile(pass, cur.Node()) {
 			continue // objects built in tests are test data, not children
 		}
 		var body *ast.BlockStmt
@@ -59,15 +69,19 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil {
 			continue
 		}
-		checkFunc(pass, src, body)
+		checkFunc(pass, src, body, helper)
 	}
 	return nil, nil
 }
 
+func isTestFile(pass *analysis.Pass, n ast.Node) bool {
+	return strings.HasSuffix(pass.Fset.Position(n.Pos()).Filename, "_test.go")
+}
+
 // checkFunc checks the owner references one function body sets.
-func checkFunc(pass *analysis.Pass, src *kube.Source, body *ast.BlockStmt) {
+func checkFunc(pass *analysis.Pass, src *kube.Source, body *ast.BlockStmt, helper func(*types.Func) *ownerFact) {
 	defer crash.At(pass.Fset, body.Pos())
-	c := &checker{pass: pass, src: src, objs: collectObjects(pass, body)}
+	c := &checker{pass: pass, src: src, objs: collectObjects(pass, body), defs: collectDefs(pass, body), helper: helper}
 	c.claims = claimChecks(pass, body)
 	for _, s := range c.settings(body) {
 		c.check(s)
@@ -79,6 +93,13 @@ type checker struct {
 	src    *kube.Source // the pass's: markers of the types it meets
 	objs   *objects
 	claims bool // the function checks who controls the object
+	// defs are the local owner references given a value once
+	// (collectDefs); following guards refsOwner against cycles.
+	defs      map[*types.Var]ast.Expr
+	following map[*types.Var]bool
+	// helper is the summary of a function called, nil while summarising
+	// (a summary says what a function does by itself).
+	helper func(*types.Func) *ownerFact
 }
 
 // settings finds where the function sets owner references.
@@ -109,6 +130,8 @@ func (c *checker) settings(body *ast.BlockStmt) []setting {
 					s.discarded = discards(stack[len(stack)-2], n)
 				}
 				out = append(out, s)
+			} else {
+				out = append(out, c.helperSettings(n)...)
 			}
 		case *ast.AssignStmt:
 			// x.OwnerReferences = append(x.OwnerReferences, ref)
@@ -169,17 +192,44 @@ func (c *checker) callSetting(call *ast.CallExpr) (setting, bool) {
 }
 
 // refsOwner finds the owner an owner-reference expression names:
-// NewControllerRef(owner, gvk), or an OwnerReference literal whose Name or
-// UID is read from the owner. controller says whether it is a controller
-// reference.
+// NewControllerRef(owner, gvk), an OwnerReference literal whose Name or
+// UID is read from the owner, a helper's reference to its argument
+// (ownerFact), or a local variable given one of those once. controller
+// says whether it is a controller reference.
 func (c *checker) refsOwner(e ast.Expr) (owner ast.Expr, controller bool) {
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if of, ok := kube.OwnerFuncOf(typeutilCallee(c.pass, n)); ok && !of.ReturnsErr && len(n.Args) > 0 {
+			fn := typeutilCallee(c.pass, n)
+			if of, ok := kube.OwnerFuncOf(fn); ok && !of.ReturnsErr && len(n.Args) > 0 {
 				owner, controller = n.Args[0], true
 				return false
 			}
+			if c.helper != nil {
+				if f := c.helper(fn); f != nil && f.Returns {
+					if arg := argOf(c.pass, n, fn, f.Owner); arg != nil {
+						owner, controller = ownerArg(arg), f.Controller
+						return false
+					}
+				}
+			}
+		case *ast.Ident:
+			v, ok := c.pass.TypesInfo.Uses[n].(*types.Var)
+			def, isDef := c.defs[v]
+			if !ok || !isDef || c.following[v] {
+				return true
+			}
+			if c.following == nil {
+				c.following = make(map[*types.Var]bool)
+			}
+			c.following[v] = true
+			o, ctl := c.refsOwner(def)
+			delete(c.following, v)
+			if o != nil && owner == nil {
+				owner = o
+			}
+			controller = controller || ctl
+			return false
 		case *ast.CompositeLit:
 			if !kube.Is(c.pass.TypesInfo.TypeOf(n), kube.MetaV1Pkg, "OwnerReference") {
 				return true

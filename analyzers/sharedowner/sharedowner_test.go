@@ -12,9 +12,9 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrentClientGo(t *testing.T) {
-	analysistest.Run(t, fixture("current"), sharedowner.Analyzer, "./sharedowner")
+	analysistest.Run(t, fixture("current"), sharedowner.Analyzer, "./sharedowner", "./sharedowner/ownerref")
 }
 
 func TestLegacyClientGo(t *testing.T) {
-	analysistest.Run(t, fixture("legacy"), sharedowner.Analyzer, "./sharedowner")
+	analysistest.Run(t, fixture("legacy"), sharedowner.Analyzer, "./sharedowner", "./sharedowner/ownerref")
 }
