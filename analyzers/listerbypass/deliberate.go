@@ -191,7 +191,7 @@ func slice(fn *ssa.Function, seeds []ssa.Value) map[ssa.Value]bool {
 // readsCacheToo reports whether fn also reads the read's resource through
 // a lister or informer.
 func readsCacheToo(fn *ssa.Function, r read) bool {
-	if r.object == nil {
+	if r.kind == dynamicRead {
 		return false
 	}
 	for _, b := range fn.Blocks {
