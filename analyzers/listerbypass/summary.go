@@ -74,44 +74,52 @@ func newSummariser(pass *analysis.Pass, pkg *ssa.Package) *summariser {
 }
 
 // readsOf returns the clientset reads fn makes, in its body and in the
-// package functions it calls statically (a few calls deep). A read in a
+// package functions it calls statically, each read once. A read in a
 // callee whose result the caller feeds to a write, or whose resource the
 // caller also reads from a cache, is deliberate there too. A recursive
-// call sees nothing.
-func (s *summariser) readsOf(fn *ssa.Function, depth int) []HelperRead {
+// call sees what is known so far (nothing, for a cycle).
+func (s *summariser) readsOf(fn *ssa.Function) []HelperRead {
 	if rs, ok := s.memo[fn]; ok {
 		return rs
 	}
 	s.memo[fn] = nil
 	var out []HelperRead
+	seen := make(map[HelperRead]bool)
+	add := func(hr HelperRead) {
+		if !seen[hr] {
+			seen[hr] = true
+			out = append(out, hr)
+		}
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if r, ok := readOf(instr, s.empty); ok {
-				if r.kind != typedRead || !clientFromArgs(r.call.Common().Value) {
-					continue
+				if r.kind == typedRead && clientFromArgs(r.call.Common().Value) {
+					add(HelperRead{
+						Method:     r.method,
+						Key:        r.key,
+						Kind:       kube.Kind(r.object),
+						At:         s.where(r.call.Pos()),
+						Deliberate: feedsWrite(fn, r) || readsCacheToo(fn, r) || confirms(fn, r),
+					})
 				}
-				out = append(out, HelperRead{
-					Method:     r.method,
-					Key:        r.key,
-					Kind:       kube.Kind(r.object),
-					At:         s.where(r.call.Pos()),
-					Deliberate: feedsWrite(fn, r) || readsCacheToo(fn, r) || confirms(fn, r),
-				})
 				continue
 			}
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok || depth >= 3 {
+			if !ok {
 				continue
 			}
+			// Only the package's own functions: another package's helper
+			// is unknown code to a summary (package summary).
 			callee := call.Common().StaticCallee()
 			if callee == nil || callee.Pkg != s.pkg || callee.Blocks == nil {
 				continue
 			}
-			for _, hr := range s.readsOf(callee, depth+1) {
+			for _, hr := range s.readsOf(callee) {
 				if !hr.Deliberate {
 					hr.Deliberate = deliberateAtCall(fn, helperRead(call, hr))
 				}
-				out = append(out, hr)
+				add(hr)
 			}
 		}
 	}
@@ -153,7 +161,7 @@ func (s *summariser) export() {
 			if fn == nil || fn.Blocks == nil {
 				return
 			}
-			if rs := s.readsOf(fn, 0); len(rs) > 0 {
+			if rs := s.readsOf(fn); len(rs) > 0 {
 				s.pass.ExportObjectFact(obj, &ReadsFact{Reads: rs})
 			}
 		}()
