@@ -141,7 +141,8 @@
 //     write (PatchStatus, UpdateObject...) or given a client as well;
 //   - double-checks: a live read in a function that also reads the same
 //     resource from its cache (a lister, or an untyped store or mutation
-//     cache), or whose caller does (itself or in another helper it calls),
+//     cache, itself or by handing it to a function), or whose caller does
+//     (itself or in another helper it calls),
 //     as a fallback on a cache miss or a confirmation;
 //   - confirmations a lagging cache cannot give, before acting on them:
 //     an existence probe (`_, err := ...Get(...)` with the error tested by

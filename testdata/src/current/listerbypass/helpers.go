@@ -72,11 +72,19 @@ func (c *NodeSyncer) syncNode(ctx context.Context, name string) error {
 	if err := nodeutil.MarkPodsNotReady(ctx, c.client, name); err != nil {
 		return err
 	}
-	// A helper that reads through the lister: silent.
-	if _, err := nodeutil.PodsFromLister(c.podLister, name); err != nil {
+	if _, err := c.cachedPods(name); err != nil {
+		return err
+	}
+	if _, err := c.podsOrLive(ctx, name); err != nil {
 		return err
 	}
 	return c.labelNamespace(ctx, name)
+}
+
+// cachedPods reads through a helper that reads through the lister: silent.
+func (c *NodeSyncer) cachedPods(node string) (int, error) {
+	pods, err := nodeutil.PodsFromLister(c.podLister, node)
+	return len(pods), err
 }
 
 // labelNamespace reads the namespace through a helper and writes what it
@@ -90,4 +98,16 @@ func (c *NodeSyncer) labelNamespace(ctx context.Context, name string) error {
 	ns.Labels = map[string]string{"synced": "true"}
 	_, err = c.client.CoreV1().Namespaces().Update(ctx, ns, metav1.UpdateOptions{})
 	return err
+}
+
+// podsOrLive reads its pod cache first and asks the API server through the
+// helper only on a miss (kubernetes' pvcprotection: askInformer, then
+// askAPIServer): a double-check, silent.
+func (c *NodeSyncer) podsOrLive(ctx context.Context, node string) (int, error) {
+	pods, err := nodeutil.PodsFromLister(c.podLister, node)
+	if err == nil && len(pods) > 0 {
+		return len(pods), nil
+	}
+	live, err := nodeutil.GetPodsOnNode(ctx, c.client, node)
+	return len(live), err
 }

@@ -73,11 +73,16 @@ func (c *NodeSyncer) syncNode(ctx context.Context, name string) error {
 	if err := nodeutil.MarkPodsNotReady(ctx, c.client, name); err != nil {
 		return err
 	}
-	// A helper that reads through the lister: silent.
-	if _, err := nodeutil.PodsFromLister(c.podLister, name); err != nil {
+	if _, err := c.cachedPods(name); err != nil {
 		return err
 	}
 	return c.labelNamespace(ctx, name)
+}
+
+// cachedPods reads through a helper that reads through the lister: silent.
+func (c *NodeSyncer) cachedPods(node string) (int, error) {
+	pods, err := nodeutil.PodsFromLister(c.podLister, node)
+	return len(pods), err
 }
 
 // labelNamespace reads the namespace through a helper and writes what it
