@@ -127,6 +127,12 @@ func (nc *NodeMonitor) evictPods(ctx context.Context, nodeName string) error {
 	if err != nil || len(pods) == 0 {
 		return err
 	}
+	// A Get through a helper of a resource nothing caches: one object by
+	// name, left to -listerbypass.all as when written here. Silent.
+	r := &nodeutil.Reader{Client: nc.kubeClient}
+	if _, err := r.Namespace(ctx, pods[0].Namespace); err != nil {
+		return err
+	}
 	_, err = nodeutil.DeletePods(ctx, nc.kubeClient, nodeName)
 	return err
 }
