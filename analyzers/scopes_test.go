@@ -34,6 +34,7 @@ var scopeReads = map[string]struct {
 	"walk.go named.Obj().Pkg()": {"", "enumConstants, only when the package is complete"},
 	"kubessa.go p":              {"", "compares the scope's identity, reads nothing"},
 	"facts.go c.pass.Pkg":       {"", "the analysed package"},
+	"summary.go s.pass.Pkg":     {"", "the analysed package"},
 	"watcher.go c.pass.Pkg":     {"", "the analysed package"},
 	"watcher.go p":              {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
 	"handlers.go cachePkg":      {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},

@@ -1,6 +1,7 @@
 package listerbypass
 
 import (
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -189,22 +190,38 @@ func slice(fn *ssa.Function, seeds []ssa.Value) map[ssa.Value]bool {
 }
 
 // readsCacheToo reports whether fn also reads the read's resource through
-// a lister or informer.
+// a lister or informer, or hands one to a function that does
+// (nodeutil.PodsFromLister(c.podLister, node)).
 func readsCacheToo(fn *ssa.Function, r read) bool {
-	if r.object == nil {
+	if r.kind == dynamicRead {
 		return false
+	}
+	caches := func(t types.Type) bool {
+		if !kube.IsLister(t) && !kube.IsInformer(t) {
+			return false
+		}
+		obj := kube.ObjectOf(t)
+		return obj == nil || kube.ObjectKey(obj) == r.key // the same resource, or an untyped store that may hold it
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok || !call.Common().IsInvoke() {
+			if !ok {
 				continue
 			}
-			t := call.Common().Value.Type()
-			if kube.IsLister(t) || kube.IsInformer(t) {
-				obj := kube.ObjectOf(t)
-				if obj == nil || kube.ObjectKey(obj) == r.key {
-					return true // the same resource, or an untyped store that may hold it
+			common := call.Common()
+			if common.IsInvoke() {
+				if caches(common.Value.Type()) {
+					return true
+				}
+				continue
+			}
+			if common.StaticCallee() == nil {
+				continue
+			}
+			for _, arg := range common.Args {
+				if caches(arg.Type()) {
+					return true
 				}
 			}
 		}

@@ -37,6 +37,16 @@
 // The message names the resource and, for clientset reads, the lister to
 // use instead: one the reporting controller holds.
 //
+// A read made inside a sync helper of another package of the module counts
+// as one made at the call, when the package calling it imports the helper's
+// package directly: a function or method (of an exported type) that gets
+// or lists through a typed clientset it takes as a parameter or from its
+// receiver's fields, in its own body or in its own package's helpers
+// (kubernetes' pkg/controller/util/node, which listed a node's pods for
+// the node lifecycle controller; node-feature-discovery's apihelper). Such
+// a call on the per-event path is judged like the read it makes, and the
+// message names the helper and the line where it reads.
+//
 // It also reports clientset List calls of a resource no informer of the
 // package caches (none kept in a field, asked of a factory, handed in as a
 // parameter, or served by knative's injection informers or
@@ -131,7 +141,8 @@
 //     write (PatchStatus, UpdateObject...) or given a client as well;
 //   - double-checks: a live read in a function that also reads the same
 //     resource from its cache (a lister, or an untyped store or mutation
-//     cache), or whose caller does (itself or in another helper it calls),
+//     cache, itself or by handing it to a function), or whose caller does
+//     (itself or in another helper it calls),
 //     as a fallback on a cache miss or a confirmation;
 //   - confirmations a lagging cache cannot give, before acting on them:
 //     an existence probe (`_, err := ...Get(...)` with the error tested by
@@ -167,8 +178,14 @@
 //   - Lists through the dynamic or metadata client, and through
 //     controller-runtime's uncached readers, of resources nothing caches:
 //     only the first report covers them;
-//   - reads reached only through a helper of another package (what another
-//     package's function reads is not carried across), or only from event
+//   - reads through a helper of another package that are deliberate inside
+//     it (a List whose items it deletes or updates, a Get that guards its
+//     write), or whose result the caller feeds to a write or double-checks
+//     against its cache (the rules above, applied at the call); reads in a
+//     helper of a package the caller does not import directly, in a
+//     helper's call of yet another package's helper, through an interface
+//     method, or through a clientset the helper makes itself (what they
+//     read is not carried across); reads reached only from event
 //     handlers that are methods of the package's own types
 //     (OnAdd/OnUpdate/OnDelete), from controller-runtime's map functions,
 //     or from loops on a time.Ticker: the per-event path starts at the

@@ -13,7 +13,9 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 const name = "listerbypass"
@@ -24,7 +26,8 @@ const name = "listerbypass"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	FactTypes: []analysis.Fact{new(ReadsFact)},
 	Options: func(fs *flag.FlagSet) define.RunFunc {
 		// all widens the analyzer to every clientset read in a processing
 		// path, cached or not: for controllers that are meant to read only
@@ -45,6 +48,11 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 	ssaRes := kubessa.Of(pass)
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
+	}
+	if summary.Exports(pass) {
+		// What the package's helpers read, from their own code: no fact
+		// is read to make it.
+		newSummariser(pass, ssaRes.Pkg).export()
 	}
 	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
 	fieldFuncs := ssax.StoredFuncs(ssaRes.SrcFuncs)
@@ -95,29 +103,53 @@ func checkReads(pass *analysis.Pass, fn *ssa.Function, own owners, caches *cache
 	defer crash.At(pass.Fset, fn.Pos())
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			r, ok := readOf(instr, caches)
+			if r, ok := readOf(instr, caches); ok {
+				checkRead(pass, fn, r, own, caches, callers, all)
+				continue
+			}
+			call, ok := instr.(ssa.CallInstruction)
 			if !ok {
 				continue
 			}
-			v := judge(r, own, fn, caches, all)
-			if v == silent {
-				continue
-			}
-			if v == uncached && strings.HasSuffix(pass.Fset.Position(r.call.Pos()).Filename, "_test.go") {
-				continue // a test's fake clientset has no API server to spare
-			}
-			if deliberate(fn, r, callers) {
-				continue // read-modify-write, or a double-check of the cache
-			}
-			d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, own, caches, v)}
-			if v == bypass {
-				if fix := listerFix(pass, fn, r, caches); fix != nil {
-					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			// A helper of another package that reads through the
+			// clientset it is handed: its first read that is not
+			// deliberate inside it, judged at the call.
+			hrs, helper := helperReads(pass, call)
+			for _, hr := range hrs {
+				if hr.Deliberate {
+					continue
+				}
+				r := helperRead(call, hr)
+				r.via = funcName(helper)
+				if checkRead(pass, fn, r, own, caches, callers, all) {
+					break
 				}
 			}
-			pass.Report(d)
 		}
 	}
+}
+
+// checkRead reports one read of fn if it bypasses a cache or calls for
+// one, and says whether it did.
+func checkRead(pass *analysis.Pass, fn *ssa.Function, r read, own owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) bool {
+	v := judge(r, own, fn, caches, all)
+	if v == silent {
+		return false
+	}
+	if v == uncached && strings.HasSuffix(pass.Fset.Position(r.call.Pos()).Filename, "_test.go") {
+		return false // a test's fake clientset has no API server to spare
+	}
+	if deliberate(fn, r, callers) {
+		return false // read-modify-write, or a double-check of the cache
+	}
+	d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, own, caches, v)}
+	if v == bypass && r.via == "" {
+		if fix := listerFix(pass, fn, r, caches); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+	}
+	pass.Report(d)
+	return true
 }
 
 // message names the resource and the cache to read from instead.
@@ -128,17 +160,21 @@ func message(fn *ssa.Function, r read, own owners, c *caches, v verdict) string 
 	case apiRead:
 		return fmt.Sprintf("%s of %s through an uncached reader goes to the API server on every reconcile, though the manager's cache watches %s: use the manager's client", r.method, kube.Kind(r.object), kube.Kind(r.object))
 	}
-	kind := kube.Kind(r.object)
+	kind := r.kindOf()
+	what := fmt.Sprintf("clientset %s of %s", r.method, kind)
+	if r.via != "" {
+		what += fmt.Sprintf(" in %s (%s)", r.via, r.at)
+	}
 	switch v {
 	case uncached:
 		if c.controllerRuntime {
-			return fmt.Sprintf("clientset %s of %s goes to the API server on every event, and the controller has no informer of %s: add one (read through the manager's client, whose cache starts one for %s)", r.method, kind, kind, kind)
+			return fmt.Sprintf("%s goes to the API server on every event, and the controller has no informer of %s: add one (read through the manager's client, whose cache starts one for %s)", what, kind, kind)
 		}
-		return fmt.Sprintf("clientset %s of %s goes to the API server on every event, and the controller has no informer of %s: add one (a %s lister from a shared informer factory) and read through it", r.method, kind, kind, kind)
+		return fmt.Sprintf("%s goes to the API server on every event, and the controller has no informer of %s: add one (a %s lister from a shared informer factory) and read through it", what, kind, kind)
 	case elsewhere:
-		return fmt.Sprintf("clientset %s of %s in a processing path goes to the API server on every sync; the controller has no cache for %s", r.method, kind, kind)
+		return fmt.Sprintf("%s in a processing path goes to the API server on every sync; the controller has no cache for %s", what, kind)
 	}
-	return fmt.Sprintf("clientset %s of %s goes to the API server on every sync, though the controller caches %s: read through %s", r.method, kind, kind, listerName(fn, r, own, c))
+	return fmt.Sprintf("%s goes to the API server on every sync, though the controller caches %s: read through %s", what, kind, listerName(fn, r, own, c))
 }
 
 // listerName says which cache to read from: a lister field of the
@@ -155,7 +191,7 @@ func listerName(fn *ssa.Function, r read, own owners, c *caches) string {
 	if len(fs) > 0 && own[nil] {
 		return "the " + accessor(fs[0]) + " field's lister"
 	}
-	return "a " + kube.Kind(r.object) + " lister from the package's informer factory"
+	return "a " + r.kindOf() + " lister from the package's informer factory"
 }
 
 // receiverField returns the field among fs that belongs to fn's receiver

@@ -12,7 +12,7 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrentClientGo(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, fixture("current"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/podgc", "./listerbypass/nodelifecycle", "./listerbypass/operator")
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/podgc", "./listerbypass/nodelifecycle", "./listerbypass/operator", "./listerbypass/nodeutil")
 }
 
 // TestAll: with -listerbypass.all, uncached reads on the processing path
@@ -27,5 +27,5 @@ func TestAll(t *testing.T) {
 }
 
 func TestLegacyClientGo(t *testing.T) {
-	analysistest.Run(t, fixture("legacy"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/operator")
+	analysistest.Run(t, fixture("legacy"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/operator", "./listerbypass/nodeutil")
 }

@@ -25,6 +25,19 @@ type read struct {
 	method string
 	object types.Type // the object type (nil for dynamicRead)
 	key    string     // object key, or the GVR key for dynamicRead
+	// A read made inside a helper of another package (summary.go): the
+	// call is the helper's, object is nil and these say what it reads.
+	kindName string // the object's kind
+	at       string // where the helper reads: "file.go:12"
+	via      string // the helper: "nodeutil.GetPodsOnNode"
+}
+
+// kindOf is the kind of object the read returns.
+func (r read) kindOf() string {
+	if r.object == nil {
+		return r.kindName
+	}
+	return kube.Kind(r.object)
 }
 
 // readOf recognises a read; ok is false for anything else.

@@ -28,7 +28,7 @@ type Controller struct {
 	syncHandler       func(ctx context.Context, key string) error
 }
 
-func NewController(ctx context.Context, client kubernetes.Interface, deployments appsinformers.DeploymentInformer, nodes coreinformers.NodeInformer) (*Controller, error) {
+func NewController(ctx context.Context, client kubernetes.Interface, deployments appsinformers.DeploymentInformer, nodes coreinformers.NodeInformer) (*Controller, error) { // want NewController:`reads\(List Deployment at samplecontroller.go:\d+ \(deliberate\)\)`
 	c := &Controller{
 		kubeclientset:     client,
 		deploymentsLister: deployments.Lister(),

@@ -30,7 +30,7 @@ func (c *Controller) process(ctx context.Context) bool {
 }
 
 // Setup runs before processing: still silent with -all.
-func Setup(ctx context.Context, client kubernetes.Interface) error {
+func Setup(ctx context.Context, client kubernetes.Interface) error { // want Setup:`reads\(List Secret at strict.go:\d+\)`
 	_, err := client.CoreV1().Secrets("default").List(ctx, metav1.ListOptions{})
 	return err
 }

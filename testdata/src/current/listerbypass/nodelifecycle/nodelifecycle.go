@@ -17,6 +17,8 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
+
+	"example.com/current/listerbypass/nodeutil"
 )
 
 // NodeMonitor is shaped like kubernetes' node lifecycle controller before
@@ -40,6 +42,9 @@ func NewNodeMonitor(client kubernetes.Interface, nodes coreinformers.NodeInforme
 			})
 			if err == nil && len(pods.Items) > 0 {
 				nc.queue.Add(node.Name)
+			}
+			if !node.Spec.Unschedulable {
+				_ = nc.evictPods(context.TODO(), node.Name)
 			}
 		},
 	})
@@ -105,10 +110,29 @@ func (nc *NodeMonitor) processNextWorkItem(ctx context.Context) bool {
 
 // Resync lists once when asked, from the command's main: not on an event
 // path, silent.
-func Resync(ctx context.Context, client kubernetes.Interface) (int, error) {
+func Resync(ctx context.Context, client kubernetes.Interface) (int, error) { // want Resync:`reads\(List Secret at nodelifecycle.go:\d+\)`
 	secrets, err := client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
 	return len(secrets.Items), nil
+}
+
+// The same list made through a helper of another package of the module
+// (kubernetes' nodeutil before issue 77733): no informer of Pod here, so
+// the call is reported like the read it makes. A helper whose List feeds
+// its deletes stays silent.
+func (nc *NodeMonitor) evictPods(ctx context.Context, nodeName string) error {
+	pods, err := nodeutil.GetPodsOnNode(ctx, nc.kubeClient, nodeName) // want `clientset List of Pod in nodeutil.GetPodsOnNode \(nodeutil.go:\d+\) goes to the API server on every event, and the controller has no informer of Pod`
+	if err != nil || len(pods) == 0 {
+		return err
+	}
+	// A Get through a helper of a resource nothing caches: one object by
+	// name, left to -listerbypass.all as when written here. Silent.
+	r := &nodeutil.Reader{Client: nc.kubeClient}
+	if _, err := r.Namespace(ctx, pods[0].Namespace); err != nil {
+		return err
+	}
+	_, err = nodeutil.DeletePods(ctx, nc.kubeClient, nodeName)
+	return err
 }

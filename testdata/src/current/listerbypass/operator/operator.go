@@ -27,7 +27,7 @@ func (r *AppReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&appsv1.Deployment{}).Complete(r)
 }
 
-func (r *AppReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *AppReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want Reconcile:`reads\(List Pod at operator.go:\d+; List ConfigMap at operator.go:\d+; List Deployment at operator.go:\d+\)`
 	var d appsv1.Deployment
 	if err := r.Get(ctx, req.NamespacedName, &d); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)

@@ -25,7 +25,7 @@ type PodGC struct {
 	nsInformer coreinformers.NamespaceInformer // handed in, kept for HasSynced
 }
 
-func NewPodGC(ctx context.Context, client kubernetes.Interface, pods coreinformers.PodInformer, namespaces coreinformers.NamespaceInformer) (*PodGC, error) {
+func NewPodGC(ctx context.Context, client kubernetes.Interface, pods coreinformers.PodInformer, namespaces coreinformers.NamespaceInformer) (*PodGC, error) { // want NewPodGC:`reads\(List Node at podgc.go:\d+\)`
 	gcc := &PodGC{kubeClient: client, podLister: pods.Lister(), nsInformer: namespaces}
 	// A one-off read at start-up: silent.
 	if _, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{}); err != nil {
@@ -34,7 +34,7 @@ func NewPodGC(ctx context.Context, client kubernetes.Interface, pods coreinforme
 	return gcc, nil
 }
 
-func (gcc *PodGC) Run(ctx context.Context) {
+func (gcc *PodGC) Run(ctx context.Context) { // want Run:`reads\(List Node at podgc.go:\d+\)`
 	// Run reads once before its loop starts: silent.
 	if _, err := gcc.kubeClient.CoreV1().Nodes().List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
 		return
