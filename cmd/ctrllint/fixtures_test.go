@@ -245,7 +245,7 @@ func TestAnalyzerFlags(t *testing.T) {
 	}
 	off := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", "listerbypass", "./listerbypassall")
 	on := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", "listerbypass", "-listerbypass.all", "./listerbypassall")
-	if off.code != 0 || on.code != 1 || !strings.Contains(on.stdout, "has no cache for Secret (listerbypass)") {
+	if off.code != 0 || on.code != 1 || !strings.Contains(on.stdout, "the controller has no informer of Secret: add one (a Secret lister from a shared informer factory) and read through it (listerbypass)") {
 		t.Errorf("without the flag: exit %d %q; with it: exit %d %q %q", off.code, off.stdout, on.code, on.stdout, on.stderr)
 	}
 }
