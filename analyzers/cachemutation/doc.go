@@ -126,9 +126,12 @@
 //     API server (kubernetes' statefulset and daemon tests fill an
 //     unstarted factory's indexers and edit their objects between steps):
 //     no watch replaces the objects and no controller reads them
-//     meanwhile. Once the test starts informers or a goroutine, or the
-//     write is in a helper not handed the test, it is checked; writes in
-//     the controller's own code are checked wherever it is called from.
+//     meanwhile. A helper of the test files not handed the test is
+//     skipped too when only such tests call it (daemon's markPodsReady).
+//     Once the test starts informers or a goroutine, or the write is in a
+//     helper that other code calls (or nothing calls), it is checked;
+//     writes in the controller's own code are checked wherever it is
+//     called from.
 //
 // Known limitation: a local slice or map counts as holding cached objects
 // once any is put in it. An element replaced by its copy right before the

@@ -1,6 +1,9 @@
 package cachemutation
 
 import (
+	"go/token"
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
@@ -35,4 +38,44 @@ func runsInformers(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// quietTestHelper reports whether fn is a helper of the package's tests
+// (declared in a _test.go file, not handed the test) that only test code
+// starting no informers calls, directly or through other such helpers:
+// kubernetes' daemon tests mark the pods of a store they filled ready
+// with markPodsReady(manager.podStore), a helper of their own. It
+// arranges state as the test would itself. A helper a test that runs
+// informers calls, or one used as a value, is checked.
+func quietTestHelper(fn *ssa.Function, funcs []*ssa.Function, fset *token.FileSet) bool {
+	return quietHelper(fn, funcs, fset, make(map[*ssa.Function]bool))
+}
+
+func quietHelper(fn *ssa.Function, funcs []*ssa.Function, fset *token.FileSet, visiting map[*ssa.Function]bool) bool {
+	if visiting[fn] || !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
+		return false
+	}
+	visiting[fn] = true
+	callers := 0
+	for _, caller := range funcs {
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(nil) {
+					if *op != fn {
+						continue
+					}
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok || call.Common().Value != fn {
+						return false // used as a value: who calls it is unknown
+					}
+					callers++
+					quiet := ssax.InTest(caller) && !runsInformers(caller) || quietHelper(caller, funcs, fset, visiting)
+					if !quiet {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return callers > 0
 }

@@ -103,7 +103,11 @@
 //     and taking the same key twice would hang the test. A loop that takes
 //     keys from the same queue round after round (a test's own worker
 //     loop) is checked — a loop that builds a controller per round takes
-//     from a new queue each time — and so is a test that calls
+//     from a new queue each time, and a loop that only takes keys and
+//     collects them to compare (for { key, done := q.Get(); if done {
+//     break }; got = append(got, key) }: nothing in it but the Get,
+//     append, Len and calls of testing, fmt, reflect, testify and go-cmp)
+//     queues nothing again — and so is a test that calls
 //     ShutDownWithDrain.
 //
 // A helper that marks the key Done on some of its paths only is blamed at

@@ -1,6 +1,8 @@
 package queuedone
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
@@ -19,7 +21,7 @@ func takenByTest(a *keyflow.Analysis, it *keyflow.Item) bool {
 		return false
 	}
 	for _, l := range a.Leaks(it, settles) {
-		if l.Return == nil && !freshEachRound(it) {
+		if l.Return == nil && !freshEachRound(it) && !collectsOnly(it) {
 			return false // back to the Get on the same queue: a worker loop
 		}
 	}
@@ -86,4 +88,59 @@ func freshEachRound(it *keyflow.Item) bool {
 		return ssax.Reaches(from.Succs, func(b *ssa.BasicBlock) bool { return b == to })
 	}
 	return reaches(get, made) && reaches(made, get)
+}
+
+// collectsOnly reports whether the loop around it's Get in test code only
+// takes keys and collects them for the test to compare (for { key, done :=
+// queue.Get(); if done { break }; got = append(got, key) }, cert-manager's
+// ingress-shim and selfsigned tests): nothing in the loop queues a key
+// again, so a key left in processing loses nothing, and the queue is the
+// test's to drop. A loop that also queues keys, syncs them or calls
+// anything else is a worker loop: checked.
+func collectsOnly(it *keyflow.Item) bool {
+	if !ssax.InTest(it.Fn) {
+		return false
+	}
+	get := it.Get.Block()
+	for _, b := range it.Fn.Blocks {
+		inLoop := b == get || ssax.Reaches(get.Succs, func(x *ssa.BasicBlock) bool { return x == b }) &&
+			ssax.Reaches(b.Succs, func(x *ssa.BasicBlock) bool { return x == get })
+		if !inLoop {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, ok := instr.(*ssa.Go); ok {
+				return false
+			}
+			if !collecting(call.Common()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// collecting reports whether a call only takes keys, appends them, or
+// asserts on them.
+func collecting(common *ssa.CallCommon) bool {
+	if b, ok := common.Value.(*ssa.Builtin); ok {
+		return b.Name() == "append" || b.Name() == "len"
+	}
+	if _, method, _, ok := keyflow.QueueOp(common); ok {
+		return method == "Get" || method == "Len" || method == "ShuttingDown"
+	}
+	fn := ssax.Callee(common)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch path := fn.Pkg().Path(); {
+	case path == "testing", path == "fmt", path == "reflect",
+		strings.HasPrefix(path, "github.com/stretchr/testify/"), strings.HasPrefix(path, "github.com/google/go-cmp/"):
+		return true
+	}
+	return false
 }
