@@ -33,11 +33,10 @@ var scopeReads = map[string]struct {
 	"cached.go pkg":             {"", "collectCaches, called with pass.Pkg"},
 	"walk.go named.Obj().Pkg()": {"", "enumConstants, only when the package is complete"},
 	"kubessa.go p":              {"", "compares the scope's identity, reads nothing"},
-	"facts.go c.pass.Pkg":       {"", "the analysed package"},
-	"summary.go s.pass.Pkg":     {"", "the analysed package"},
 	"watcher.go c.pass.Pkg":     {"", "the analysed package"},
 	"watcher.go p":              {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
 	"handlers.go cachePkg":      {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},
+	"summary.go pkg":            {"", "Callable, called with the analysed package"},
 }
 
 // A scope read of a package known only from other packages' export data

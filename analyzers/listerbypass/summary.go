@@ -135,26 +135,7 @@ func (s *summariser) where(pos token.Pos) string {
 // export exports a ReadsFact for each exported function, and exported
 // method of an exported type, of the package that reads.
 func (s *summariser) export() {
-	scope := s.pass.Pkg.Scope()
-	var funcs []*types.Func
-	for _, name := range scope.Names() {
-		switch obj := scope.Lookup(name).(type) {
-		case *types.Func:
-			funcs = append(funcs, obj)
-		case *types.TypeName:
-			named, ok := obj.Type().(*types.Named)
-			if !ok || obj.IsAlias() || !obj.Exported() {
-				continue // another package calls the methods of an unexported type only through an interface
-			}
-			for m := range named.Methods() {
-				funcs = append(funcs, m)
-			}
-		}
-	}
-	for _, obj := range funcs {
-		if !obj.Exported() {
-			continue
-		}
+	for _, obj := range summary.Callable(s.pass.Pkg) {
 		func() {
 			defer crash.At(s.pass.Fset, obj.Pos())
 			fn := s.pkg.Prog.FuncValue(obj)

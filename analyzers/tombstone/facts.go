@@ -302,26 +302,7 @@ func (c *checker) funcName(fn *types.Func) string {
 // exported method of an exported type, of the package, with a parameter a
 // tombstone can arrive in (an empty interface).
 func (c *checker) exportHelperFacts() {
-	scope := c.pass.Pkg.Scope()
-	var funcs []*types.Func
-	for _, name := range scope.Names() {
-		switch obj := scope.Lookup(name).(type) {
-		case *types.Func:
-			funcs = append(funcs, obj)
-		case *types.TypeName:
-			named, ok := obj.Type().(*types.Named)
-			if !ok || obj.IsAlias() || !obj.Exported() {
-				continue // another package calls the methods of an unexported type only through an interface
-			}
-			for m := range named.Methods() {
-				funcs = append(funcs, m)
-			}
-		}
-	}
-	for _, obj := range funcs {
-		if !obj.Exported() {
-			continue // no other package can call it
-		}
+	for _, obj := range summary.Callable(c.pass.Pkg) {
 		func() {
 			defer crash.At(c.pass.Fset, obj.Pos())
 			if fact := c.helperFact(obj); fact != nil {

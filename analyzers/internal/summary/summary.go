@@ -125,3 +125,31 @@ func Library(pass *analysis.Pass) bool {
 	}
 	return false
 }
+
+// Callable are the functions and methods of pkg that another package can
+// call by name: its exported functions, and the exported methods of its
+// exported types (an unexported type's methods are reached only through an
+// interface), in scope order.
+func Callable(pkg *types.Package) []*types.Func {
+	scope := pkg.Scope()
+	var out []*types.Func
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() {
+				out = append(out, obj)
+			}
+		case *types.TypeName:
+			named, ok := obj.Type().(*types.Named)
+			if !ok || obj.IsAlias() || !obj.Exported() {
+				continue
+			}
+			for m := range named.Methods() {
+				if m.Exported() {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
+}
