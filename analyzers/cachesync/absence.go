@@ -272,7 +272,7 @@ func (c *checker) absenceTest(cond ssa.Value, tainted map[ssa.Value]bool, single
 		}
 		switch fn.Name() {
 		case "IsNotFound":
-			return !flip, kube.IsFunc(fn, "k8s.io/apimachinery/pkg/api/errors", "IsNotFound")
+			return !flip, kube.IsFunc(fn, kube.APIErrorsPkg, "IsNotFound")
 		case "Has", "HasAll", "HasAny", "Contains", "ContainsFunc":
 			// The set or slice searched must hold what was read; a
 			// read object looked up in some other set is there.

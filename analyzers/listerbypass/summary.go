@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -127,10 +126,7 @@ func (s *summariser) readsOf(fn *ssa.Function) []HelperRead {
 	return out
 }
 
-func (s *summariser) where(pos token.Pos) string {
-	p := s.pass.Fset.Position(pos)
-	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-}
+func (s *summariser) where(pos token.Pos) string { return summary.Where(s.pass.Fset, pos) }
 
 // export exports a ReadsFact for each exported function, and exported
 // method of an exported type, of the package that reads.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -155,10 +154,7 @@ func (c *checker) found(o origin, h harm, pos token.Pos, what string, fix func()
 
 // where names a position in a message about another package: file and
 // line, which the reader can find from the helper's name.
-func (c *checker) where(pos token.Pos) string {
-	p := c.pass.Fset.Position(pos)
-	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-}
+func (c *checker) where(pos token.Pos) string { return summary.Where(c.pass.Fset, pos) }
 
 // effectOf is what t.fn does with a tombstone in t.param, following its
 // package's helpers and the facts of other packages' helpers. A recursive

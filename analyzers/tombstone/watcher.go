@@ -169,19 +169,12 @@ func (c *checker) qualifiedName(tn *types.TypeName) string {
 	return tn.Pkg().Name() + "." + tn.Name()
 }
 
-// visiblePackages are pkg and the packages it imports, directly or not,
-// by path.
+// visiblePackages are pkg and the packages it imports directly, by path:
+// the only packages whose WatcherFacts are read (package summary).
 func visiblePackages(pkg *types.Package) map[string]*types.Package {
 	out := map[string]*types.Package{pkg.Path(): pkg}
-	var walk func(p *types.Package)
-	walk = func(p *types.Package) {
-		for _, imp := range p.Imports() {
-			if _, ok := out[imp.Path()]; !ok {
-				out[imp.Path()] = imp
-				walk(imp)
-			}
-		}
+	for _, imp := range pkg.Imports() {
+		out[imp.Path()] = imp
 	}
-	walk(pkg)
 	return out
 }

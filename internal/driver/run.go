@@ -2,9 +2,7 @@ package driver
 
 import (
 	"context"
-	"runtime"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -46,26 +44,14 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	for i := range order {
 		order[i] = i
 	}
-	sched := newSchedule(context.Background(), units, order)
 	graphs := make([]*checker.Graph, len(units))
 	errs := make([]error, len(units))
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(units)) {
-		wg.Go(func() {
-			for {
-				i, ok := sched.take()
-				if !ok {
-					return
-				}
-				pkg := units[i].pkg
-				facts.open(pkg.Types, units[i].paths)
-				graphs[i], errs[i] = checker.Analyze(g.wrapped, []*packages.Package{pkg}, nil)
-				facts.close(pkg.Types)
-				sched.done(i)
-			}
-		})
-	}
-	wg.Wait()
+	runUnits(context.Background(), units, order, func(i int) {
+		pkg := units[i].pkg
+		facts.open(pkg.Types, units[i].paths)
+		graphs[i], errs[i] = checker.Analyze(g.wrapped, []*packages.Package{pkg}, nil)
+		facts.close(pkg.Types)
+	})
 	res := &Result{}
 	for i := range units {
 		if errs[i] != nil {

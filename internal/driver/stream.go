@@ -3,8 +3,6 @@ package driver
 import (
 	"context"
 	"go/token"
-	"runtime"
-	"sync"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -88,28 +86,16 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	all := newGuarded(cfg.Analyzers, rel, facts)
 	summaries := newGuarded(summarise, rel, facts)
 	results := make([]rootResult, len(units))
-	sched := newSchedule(ctx, units, plan.Roots)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(units)) {
-		wg.Go(func() {
-			for {
-				i, ok := sched.take()
-				if !ok {
-					return
-				}
-				u, g := units[i], all
-				if u.summary {
-					g = summaries
-				}
-				results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts)
-				sched.done(i)
-				if r := results[i]; analysed != nil && !u.summary && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
-					analysed(u.pkg, r.res)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	runUnits(ctx, units, plan.Roots, func(i int) {
+		u, g := units[i], all
+		if u.summary {
+			g = summaries
+		}
+		results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts)
+		if r := results[i]; analysed != nil && !u.summary && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
+			analysed(u.pkg, r.res)
+		}
+	})
 	decoded.Wait(len(plan.Order)) // the decoder stops too
 	if err := ctx.Err(); err != nil {
 		return out, err

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -221,6 +222,27 @@ func (s *schedule) take() (int, bool) {
 	s.ready = s.ready[1:]
 	s.left--
 	return i, true
+}
+
+// runUnits analyses units with GOMAXPROCS workers, each unit once the
+// units it imports are done, preferring order; analyse is called for each
+// unit, from the worker that takes it.
+func runUnits(ctx context.Context, units []unit, order []int, analyse func(i int)) {
+	sched := newSchedule(ctx, units, order)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(units)) {
+		wg.Go(func() {
+			for {
+				i, ok := sched.take()
+				if !ok {
+					return
+				}
+				analyse(i)
+				sched.done(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // done marks unit i done, whatever became of it: a unit that could not

@@ -2,7 +2,6 @@ package keyflow
 
 import (
 	"go/types"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -285,13 +284,7 @@ type Fact interface {
 // summary).
 func UseFacts[F Fact](pass *analysis.Pass, a *Analysis, funcs []*ssa.Function, rule Rule, newFact func([]Effect) F) {
 	if summary.Exports(pass) {
-		position := func(r *ssa.Return) string {
-			if !r.Pos().IsValid() {
-				return "" // the closing brace
-			}
-			p := pass.Fset.Position(r.Pos())
-			return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
-		}
+		position := func(r *ssa.Return) string { return summary.Where(pass.Fset, r.Pos()) }
 		// Test files' functions are left out: no other package calls them
 		// (but through an export_test.go, for the package's own tests).
 		var exported []*ssa.Function
@@ -303,12 +296,16 @@ func UseFacts[F Fact](pass *analysis.Pass, a *Analysis, funcs []*ssa.Function, r
 		own := New(a.pkg)
 		own.Export(exported, rule, position, func(fn *types.Func, es []Effect) { pass.ExportObjectFact(fn, newFact(es)) })
 	}
+	// A walk asks at every path through a call: each fact is decoded once.
+	imported := make(map[*types.Func][]Effect)
 	a.Imported = func(fn *types.Func, i int) (Effect, bool) {
-		f := newFact(nil)
-		if !summary.Visible(pass, fn) || !pass.ImportObjectFact(fn, f) {
-			return Effect{}, false
+		es, ok := imported[fn]
+		if !ok {
+			if f := newFact(nil); summary.Visible(pass, fn) && pass.ImportObjectFact(fn, f) {
+				es = f.Effects()
+			}
+			imported[fn] = es
 		}
-		es := f.Effects()
 		if i >= len(es) {
 			return Effect{}, false
 		}

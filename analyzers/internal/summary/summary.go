@@ -33,8 +33,11 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -152,4 +155,15 @@ func Callable(pkg *types.Package) []*types.Func {
 		}
 	}
 	return out
+}
+
+// Where names a position of the analysed package in a message about it
+// read in another package: its file and line ("pods.go:12"), which the
+// reader finds from the helper's name. "" for no position.
+func Where(fset *token.FileSet, pos token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	p := fset.Position(pos)
+	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 }
