@@ -10,9 +10,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
+	"github.com/ctrllint/ctrllint/analyzers/internal/eventpath"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
-	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
 	"github.com/ctrllint/ctrllint/internal/lend"
@@ -55,9 +55,11 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 		newSummariser(pass, ssaRes.Pkg).export()
 	}
 	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
-	fieldFuncs := ssax.StoredFuncs(ssaRes.SrcFuncs)
-	onPath := processing(ssaRes.Pkg, ssaRes.SrcFuncs, fieldFuncs)
-	onEvent := perEvent(ssaRes.Pkg, ssaRes.SrcFuncs, fieldFuncs, onPath)
+	// Closures handed to retry.RetryOnConflict and its kin are left off
+	// the path: a fresh read is what they are for.
+	paths := eventpath.New(ssaRes.Pkg, ssaRes.SrcFuncs, kube.IsFreshReadFunc)
+	onPath := paths.Processing()
+	onEvent := paths.PerEvent(onPath)
 	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.SrcFuncs {
 		if !onEvent[fn] {
@@ -81,7 +83,7 @@ const (
 // judge decides what a read on fn's per-event path gets. own is empty for
 // a function off the processing path (an event handler or a periodic pass):
 // only uncached reads are reported there.
-func judge(r read, own owners, fn *ssa.Function, c *caches, all bool) verdict {
+func judge(r read, own eventpath.Owners, fn *ssa.Function, c *caches, all bool) verdict {
 	switch {
 	case len(own) > 0 && c.cachedFor(r, own, fn):
 		return bypass
@@ -99,7 +101,7 @@ func judge(r read, own owners, fn *ssa.Function, c *caches, all bool) verdict {
 }
 
 // checkReads reports the reads of fn that bypass a cache or call for one.
-func checkReads(pass *analysis.Pass, fn *ssa.Function, own owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
+func checkReads(pass *analysis.Pass, fn *ssa.Function, own eventpath.Owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
 	defer crash.At(pass.Fset, fn.Pos())
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -131,7 +133,7 @@ func checkReads(pass *analysis.Pass, fn *ssa.Function, own owners, caches *cache
 
 // checkRead reports one read of fn if it bypasses a cache or calls for
 // one, and says whether it did.
-func checkRead(pass *analysis.Pass, fn *ssa.Function, r read, own owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) bool {
+func checkRead(pass *analysis.Pass, fn *ssa.Function, r read, own eventpath.Owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) bool {
 	v := judge(r, own, fn, caches, all)
 	if v == silent {
 		return false
@@ -153,7 +155,7 @@ func checkRead(pass *analysis.Pass, fn *ssa.Function, r read, own owners, caches
 }
 
 // message names the resource and the cache to read from instead.
-func message(fn *ssa.Function, r read, own owners, c *caches, v verdict) string {
+func message(fn *ssa.Function, r read, own eventpath.Owners, c *caches, v verdict) string {
 	switch r.kind {
 	case dynamicRead:
 		return fmt.Sprintf("dynamic client %s of %s goes to the API server on every sync, though the package's dynamic informer factory caches it: read through ForResource(...).Lister()", r.method, r.key)
@@ -180,7 +182,7 @@ func message(fn *ssa.Function, r read, own owners, c *caches, v verdict) string 
 // listerName says which cache to read from: a lister field of the
 // receiver, else one the controllers on fn's path reach (any of the
 // package's when a path has no controller type), else the factory.
-func listerName(fn *ssa.Function, r read, own owners, c *caches) string {
+func listerName(fn *ssa.Function, r read, own eventpath.Owners, c *caches) string {
 	fs := c.fields[r.key]
 	if f, recv := receiverField(fn, fs); f != nil {
 		return recv + "." + accessor(f)

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/eventpath"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -127,7 +128,7 @@ func (c *caches) cached(r read) bool {
 // nothing to read through. Reads on the path of a root without a receiver
 // type, and resources the package caches only through its informer
 // factory, are measured against the package as a whole.
-func (c *caches) cachedFor(r read, own owners, fn *ssa.Function) bool {
+func (c *caches) cachedFor(r read, own eventpath.Owners, fn *ssa.Function) bool {
 	fs := c.fields[r.key]
 	if r.kind != typedRead || own[nil] || len(fs) == 0 {
 		return c.cached(r)
@@ -137,9 +138,9 @@ func (c *caches) cachedFor(r read, own owners, fn *ssa.Function) bool {
 
 // reachableField returns the first of fs that one of own, or fn's receiver,
 // holds (in a field, or a structure of the package it holds), or nil.
-func (c *caches) reachableField(fs []*types.Var, own owners, fn *ssa.Function) *types.Var {
+func (c *caches) reachableField(fs []*types.Var, own eventpath.Owners, fn *ssa.Function) *types.Var {
 	holders := make([]*types.TypeName, 0, len(own)+1)
-	if o := ownerOf(fn); o != nil {
+	if o := eventpath.OwnerOf(fn); o != nil {
 		holders = append(holders, o)
 	}
 	for o := range own {

@@ -1,4 +1,4 @@
-package listerbypass
+package eventpath
 
 import (
 	"go/token"
@@ -11,7 +11,7 @@ import (
 // reconcilers call are checked on types built here, by name and path; the
 // knative-serving corpus entry runs them on the real ones.
 func TestKnativeReconcile(t *testing.T) {
-	reconciler := types.NewPackage(knativeReconcilerPkg, "reconciler")
+	reconciler := types.NewPackage(KnativeReconcilerPkg, "reconciler")
 	event := types.NewNamed(types.NewTypeName(token.NoPos, reconciler, "Event", nil), types.Universe.Lookup("error").Type().Underlying(), nil)
 	other := types.NewPackage("example.com/app", "app")
 	recvType := types.NewNamed(types.NewTypeName(token.NoPos, other, "Reconciler", nil), types.NewStruct(nil, nil), nil)
@@ -21,14 +21,14 @@ func TestKnativeReconcile(t *testing.T) {
 		return types.NewFunc(token.NoPos, other, name, types.NewSignatureType(recv, nil, nil, types.NewTuple(), res, false))
 	}
 	for _, name := range []string{"ReconcileKind", "FinalizeKind", "ObserveKind", "ObserveFinalizeKind"} {
-		if !isKnativeReconcile(method(name, event)) {
+		if !IsKnativeReconcile(method(name, event)) {
 			t.Errorf("%s returning reconciler.Event is not taken for a knative reconcile method", name)
 		}
 	}
-	if isKnativeReconcile(method("ReconcileKind", types.Universe.Lookup("error").Type())) {
+	if IsKnativeReconcile(method("ReconcileKind", types.Universe.Lookup("error").Type())) {
 		t.Errorf("a ReconcileKind returning a plain error is taken for knative's")
 	}
-	if isKnativeReconcile(method("Reconcile", event)) {
+	if IsKnativeReconcile(method("Reconcile", event)) {
 		t.Errorf("another method returning reconciler.Event is taken for a knative reconcile method")
 	}
 }

@@ -1,0 +1,193 @@
+// Package eventpath finds the code of a package that a controller runs once
+// per event rather than once at start-up: the processing path (workers that
+// take keys from a work queue, controller-runtime Reconcile methods), event
+// handlers (the functions stored in client-go's handler structs), periodic
+// passes (functions handed to wait.Until and its kin) and knative
+// reconcilers, and what each reaches in the package.
+//
+// Several analyzers judge a call by the path it is on: an uncached read, a
+// client built, an API call made there runs as often as events arrive. They
+// share one notion of that path, so a controller shape learnt for one (a
+// func-typed field holding the sync handler, a closure handed to wait.Poll)
+// is learnt for all.
+package eventpath
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
+
+// Paths answers path questions about one package's source functions.
+type Paths struct {
+	pkg   *ssa.Package
+	funcs []*ssa.Function
+	// fieldFuncs are the functions stored in each func-typed struct field
+	// of the package, so a call through c.syncHandler reaches them.
+	fieldFuncs map[*types.Var][]ssa.Value
+	// stop reports callees whose function arguments are not followed.
+	stop func(*types.Func) bool
+}
+
+// New returns the paths of pkg's source functions funcs. Calls to a callee
+// for which stop reports true do not reach the functions handed to it; a
+// nil stop follows every function argument.
+func New(pkg *ssa.Package, funcs []*ssa.Function, stop func(*types.Func) bool) *Paths {
+	return &Paths{pkg: pkg, funcs: funcs, fieldFuncs: ssax.StoredFuncs(funcs), stop: stop}
+}
+
+// FieldFuncs are the functions stored in each func-typed struct field of the
+// package.
+func (p *Paths) FieldFuncs() map[*types.Var][]ssa.Value { return p.fieldFuncs }
+
+// Processing returns the functions on a controller's processing path: those
+// that take keys from a work queue (the worker loop), controller-runtime
+// Reconcile methods, and everything they reach in the package. It also says
+// which controllers reach each function: the named receiver types of the
+// roots whose path it is on (the nil key for a root without one), so that a
+// call can be measured against its own controller, not another one in the
+// same package.
+func (p *Paths) Processing() map[*ssa.Function]Owners {
+	roots := make(map[*types.TypeName][]*ssa.Function)
+	a := keyflow.New(p.pkg)
+	for _, it := range a.Gets(p.funcs) {
+		roots[OwnerOf(it.Fn)] = append(roots[OwnerOf(it.Fn)], it.Fn)
+	}
+	for _, fn := range p.funcs {
+		if m, ok := fn.Object().(*types.Func); ok && kube.IsReconcile(m) {
+			roots[OwnerOf(fn)] = append(roots[OwnerOf(fn)], fn)
+		}
+	}
+	reached := make(map[*ssa.Function]Owners)
+	for owner, fns := range roots {
+		for fn := range p.Reach(fns) {
+			if reached[fn] == nil {
+				reached[fn] = make(Owners)
+			}
+			reached[fn][owner] = true
+		}
+	}
+	return reached
+}
+
+// PerEvent returns the functions that run once per event or per period:
+// the processing path onPath (Processing's result), and what event
+// handlers, periodic passes and knative reconcilers reach.
+func (p *Paths) PerEvent(onPath map[*ssa.Function]Owners) map[*ssa.Function]bool {
+	var roots []*ssa.Function
+	for fn := range onPath {
+		roots = append(roots, fn)
+	}
+	for _, fn := range p.funcs {
+		if m, ok := fn.Object().(*types.Func); ok && IsKnativeReconcile(m) {
+			roots = append(roots, fn)
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || !kube.IsWaitLoop(ssax.Callee(call.Common())) {
+					continue
+				}
+				for _, arg := range call.Common().Args {
+					roots = append(roots, p.local(arg))
+				}
+			}
+		}
+	}
+	for _, h := range p.Handlers() {
+		roots = append(roots, h.Fn)
+	}
+	return p.Reach(roots)
+}
+
+// A Handler is a function of the package stored in a field of one of
+// client-go's event-handler structs.
+type Handler struct {
+	Fn    *ssa.Function
+	Field string // AddFunc, UpdateFunc, DeleteFunc or FilterFunc
+	Store *ssa.Store
+}
+
+// Handlers returns the package's functions stored in client-go's
+// event-handler structs (ResourceEventHandlerFuncs, the detailed and
+// filtering kinds), set in a composite literal or later, in the order of
+// the stores.
+func (p *Paths) Handlers() []Handler {
+	var out []Handler
+	for _, fn := range p.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if _, ok := kube.HandlerStructOf(fa.X.Type()); !ok {
+					continue
+				}
+				if h := p.local(st.Val); h != nil {
+					field := ssax.FieldOfAddr(fa)
+					out = append(out, Handler{Fn: h, Field: field.Name(), Store: st})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Reach returns roots and the package functions they reach: directly,
+// through method values and closures, through func-typed struct fields
+// (sample-controller's c.syncHandler), and through functions handed to
+// other code (wait.Poll*), except to the callees New's stop names.
+func (p *Paths) Reach(roots []*ssa.Function) map[*ssa.Function]bool {
+	reached := make(map[*ssa.Function]bool)
+	var work []*ssa.Function
+	add := func(fn *ssa.Function) {
+		if fn != nil && fn.Pkg == p.pkg && fn.Blocks != nil && !reached[fn] {
+			reached[fn] = true
+			work = append(work, fn)
+		}
+	}
+	for _, fn := range roots {
+		add(fn)
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				common := call.Common()
+				add(p.local(common.Value))
+				if f := ssax.LoadedField(common.Value); f != nil {
+					for _, target := range p.fieldFuncs[f] {
+						add(p.local(target))
+					}
+				}
+				if p.stop != nil && p.stop(ssax.Callee(common)) {
+					continue
+				}
+				for _, arg := range common.Args {
+					add(p.local(arg))
+				}
+			}
+		}
+	}
+	return reached
+}
+
+// local is the package function a function value runs, or nil.
+func (p *Paths) local(v ssa.Value) *ssa.Function {
+	fn, _ := ssax.Func(p.pkg, v)
+	return fn
+}
