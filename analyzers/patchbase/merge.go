@@ -1,0 +1,163 @@
+package patchbase
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+)
+
+// mergeFrom checks a controller-runtime MergeFrom-style patch: it reports
+// the patch when a Patch call sends it with its own base object, and that
+// object is changed on a path from the MergeFrom to the Patch. Both are
+// then serialised from the same memory when the patch is sent, so the
+// patch holds no change at all.
+func (c *checker) mergeFrom(mf *ssa.Call, callee *types.Func) {
+	if len(mf.Call.Args) == 0 {
+		return
+	}
+	// The base is a pointer, or an interface holding one (a client.Object
+	// parameter): the same value handed to Patch is the same object.
+	base := objectOf(mf.Call.Args[0])
+	for _, send := range c.sends(mf, base) {
+		// The change named is the first in the source.
+		var first *change
+		for _, instr := range between(mf.Parent(), mf, send, mf) {
+			if ch := c.changes(instr, base); ch != nil && (first == nil || ch.instr.Pos() < first.instr.Pos()) {
+				first = ch
+			}
+		}
+		if first != nil {
+			c.reportMergeFrom(mf, callee, send, first)
+		}
+	}
+}
+
+// sends returns the calls that send the patch mf makes together with its
+// base object: a Patch method (kube.IsPatchSender) handed the patch value
+// itself and the same object.
+func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
+	for _, ref := range patchUses(mf) {
+		call, ok := ref.(ssa.CallInstruction)
+		if !ok || !kube.IsPatchSender(ssax.Callee(call.Common())) {
+			continue
+		}
+		for _, a := range call.Common().Args {
+			if objectOf(a) == base {
+				out = append(out, call)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// patchUses are the instructions that use the patch value, through
+// interface conversions.
+func patchUses(v ssa.Value) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, ref := range *v.Referrers() {
+		if conv, ok := ref.(*ssa.ChangeInterface); ok {
+			out = append(out, patchUses(conv)...)
+			continue
+		}
+		out = append(out, ref)
+	}
+	return out
+}
+
+func (c *checker) reportMergeFrom(mf *ssa.Call, callee *types.Func, send ssa.CallInstruction, ch *change) {
+	call := c.callAt(mf.Pos())
+	arg, name := "obj", "the object"
+	var fix *analysis.SuggestedFix
+	if call != nil && len(call.Args) > 0 {
+		arg = types.ExprString(call.Args[0])
+		name = strings.TrimPrefix(arg, "&")
+		if len(call.Args) > 1 {
+			arg += ", ..." // the options stay as they are
+		}
+		fix = c.deepCopyFix(call.Args[0])
+	}
+	copied := name + ".DeepCopy()"
+	if fix == nil {
+		copied = name + ".DeepCopyObject().(client.Object)"
+	}
+	sender := "Patch"
+	if s := c.callAt(send.Pos()); s != nil {
+		sender = types.ExprString(s.Fun)
+	}
+	msg := fmt.Sprintf("patch base is the object it patches: client.%s(%s) keeps a pointer to %s, and %s before %s sends it (line %d): "+
+		"base and object serialise alike, so the patch is empty and the change is never sent; take the base from a copy made before the change: client.%s(%s)",
+		callee.Name(), arg, name, c.where(ch), sender, c.line(send.Pos()), callee.Name(), strings.Replace(arg, strings.TrimSuffix(arg, ", ..."), copied, 1))
+	d := analysis.Diagnostic{Pos: mf.Pos(), Message: msg}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	c.pass.Report(d)
+}
+
+// deepCopyFix takes the base from a deep copy: MergeFrom(obj) becomes
+// MergeFrom(obj.DeepCopy()), and MergeFrom(&obj) MergeFrom(obj.DeepCopy()),
+// when the object's type has the generated DeepCopy (returning a pointer
+// to its own type, which is a client.Object since the original was) and the
+// expression is a variable or a field, evaluated once either way.
+func (c *checker) deepCopyFix(arg ast.Expr) *analysis.SuggestedFix {
+	arg = ast.Unparen(arg)
+	target := arg
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op.String() == "&" {
+		target = ast.Unparen(u.X)
+	}
+	switch target.(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+	default:
+		return nil // a call or an index: copying it changes what is evaluated
+	}
+	if sel, ok := target.(*ast.SelectorExpr); ok && ssax.RootIdent(sel) == nil {
+		return nil
+	}
+	t := c.pass.TypesInfo.TypeOf(target)
+	if t == nil {
+		return nil
+	}
+	ptr := t
+	if target != arg {
+		ptr = types.NewPointer(t)
+	}
+	if !hasDeepCopy(ptr) {
+		return nil
+	}
+	edit := analysis.TextEdit{Pos: arg.End(), End: arg.End(), NewText: []byte(".DeepCopy()")}
+	edits := []analysis.TextEdit{edit}
+	if target != arg {
+		edits = []analysis.TextEdit{
+			{Pos: arg.Pos(), End: target.Pos(), NewText: nil},
+			edit,
+		}
+		if p, ok := arg.(*ast.UnaryExpr); ok && ast.Unparen(p.X) != p.X {
+			return nil // &(obj): leave the parentheses to the author
+		}
+	}
+	return &analysis.SuggestedFix{Message: "Take the patch base from a deep copy", TextEdits: edits}
+}
+
+// hasDeepCopy reports whether *T has the generated DeepCopy method, whose
+// result is *T.
+func hasDeepCopy(ptr types.Type) bool {
+	if _, ok := types.Unalias(ptr).(*types.Pointer); !ok {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(ptr, true, nil, "DeepCopy")
+	m, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := m.Type().(*types.Signature)
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), ptr)
+}
