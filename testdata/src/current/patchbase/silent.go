@@ -1,0 +1,97 @@
+package patchbase
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// Correct look-alikes: none is reported.
+
+var scheme = runtime.NewScheme()
+
+// updateStatus takes the base from a deep copy first: typesense-operator's
+// UpdateStatus (internal/controller/typesensecluster_helpers.go).
+func (r *PolicyReconciler) updateStatus(ctx context.Context, policy *Policy, healthy bool) error {
+	patch := client.MergeFrom(policy.DeepCopy())
+	policy.Status.Healthy = healthy
+	return r.Status().Patch(ctx, policy, patch)
+}
+
+// patchConditions copies the object before changing it and takes the base
+// from the copy: korifi's k8s.PatchStatus (tools/k8s/status.go).
+func patchConditions(ctx context.Context, c client.Client, policy *Policy, conds ...metav1.Condition) error {
+	orig := policy.DeepCopy()
+	for _, cond := range conds {
+		meta.SetStatusCondition(&policy.Status.Conditions, cond)
+	}
+	return c.Status().Patch(ctx, policy, client.MergeFrom(orig))
+}
+
+// patchGeneric copies through DeepCopyObject, for any object.
+func patchGeneric(ctx context.Context, c client.Client, obj client.Object) error {
+	orig := obj.DeepCopyObject().(client.Object)
+	controllerutil.AddFinalizer(obj, policyFinalizer)
+	return c.Patch(ctx, obj, client.MergeFrom(orig))
+}
+
+// storeAnnotation changes a copy and patches the copy against the original:
+// kubevirt vm-import-operator's storeSourceVMStatus.
+func (r *PolicyReconciler) storeAnnotation(ctx context.Context, policy *Policy, value string) error {
+	changed := policy.DeepCopy()
+	if changed.Annotations == nil {
+		changed.Annotations = map[string]string{}
+	}
+	changed.Annotations["example.com/source-state"] = value
+	patch := client.MergeFrom(policy)
+	return r.Patch(ctx, changed, patch)
+}
+
+// touch patches without a change between base and Patch (a MergeFrom in the
+// Patch call, and a named patch): nothing was meant for these patches.
+func (r *PolicyReconciler) touch(ctx context.Context, policy *Policy) error {
+	if err := r.Patch(ctx, policy, client.MergeFrom(policy)); err != nil {
+		return err
+	}
+	patch := client.MergeFrom(policy)
+	return r.Patch(ctx, policy, patch)
+}
+
+// relabelAll takes a fresh base in each iteration and changes the object
+// only after its Patch: the next iteration's base is taken after the change.
+func (r *PolicyReconciler) relabelAll(ctx context.Context, pods []corev1.Pod) error {
+	for i := range pods {
+		pod := &pods[i]
+		patch := client.MergeFrom(pod)
+		if err := r.Patch(ctx, pod, patch); err != nil {
+			return err
+		}
+		pod.Labels = nil
+	}
+	return nil
+}
+
+// changeElsewhere changes the object only on a path that does not send the
+// patch.
+func (r *PolicyReconciler) changeElsewhere(ctx context.Context, policy *Policy, drop bool) error {
+	patch := client.MergeFrom(policy)
+	if drop {
+		policy.Spec.Document = ""
+		return r.Update(ctx, policy)
+	}
+	return r.Patch(ctx, policy, patch)
+}
+
+// viaOtherPackage changes the object through a function of another package:
+// what it does is not known (cluster-api's conditions.Set is one). Not
+// reported: a miss, documented.
+func (r *PolicyReconciler) viaOtherPackage(ctx context.Context, policy *Policy) error {
+	patch := client.MergeFrom(policy)
+	scheme.Default(policy)
+	return r.Patch(ctx, policy, patch)
+}
