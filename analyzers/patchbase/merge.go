@@ -46,7 +46,7 @@ func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
 	var out []ssa.CallInstruction
 	for _, ref := range patchUses(mf) {
 		call, ok := ref.(ssa.CallInstruction)
-		if !ok || !kube.IsPatchSender(ssax.Callee(call.Common())) {
+		if !ok || !kube.IsPatchSender(ssax.Callee(call.Common())) && !isPatchData(call.Common(), mf) {
 			continue
 		}
 		for _, a := range call.Common().Args {
@@ -57,6 +57,15 @@ func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
 		}
 	}
 	return out
+}
+
+// isPatchData reports whether call is the patch's own Data method, which
+// serialises the base and the object it is handed and diffs them: the
+// document a Patch would send (cluster-api's patch helper calls it to tell
+// whether anything changed).
+func isPatchData(call *ssa.CallCommon, patch ssa.Value) bool {
+	return call.IsInvoke() && call.Method.Name() == "Data" && kube.Is(call.Value.Type(), kube.CRClientPkg, "Patch") &&
+		ssax.Unconvert(call.Value) == patch
 }
 
 // patchUses are the instructions that use the patch value, through
@@ -89,13 +98,16 @@ func (c *checker) reportMergeFrom(mf *ssa.Call, callee *types.Func, send ssa.Cal
 	if fix == nil {
 		copied = name + ".DeepCopyObject().(client.Object)"
 	}
-	sender := "Patch"
+	sender, verb := "Patch", "sends it"
 	if s := c.callAt(send.Pos()); s != nil {
 		sender = types.ExprString(s.Fun)
 	}
-	msg := fmt.Sprintf("patch base is the object it patches: client.%s(%s) keeps a pointer to %s, and %s before %s sends it (line %d): "+
+	if send.Common().IsInvoke() && send.Common().Method.Name() == "Data" {
+		verb = "computes it"
+	}
+	msg := fmt.Sprintf("patch base is the object it patches: client.%s(%s) keeps a pointer to %s, and %s before %s %s (line %d): "+
 		"base and object serialise alike, so the patch is empty and the change is never sent; take the base from a copy made before the change: client.%s(%s)",
-		callee.Name(), arg, name, c.where(ch), sender, c.line(send.Pos()), callee.Name(), strings.Replace(arg, strings.TrimSuffix(arg, ", ..."), copied, 1))
+		callee.Name(), arg, name, c.where(ch), sender, verb, c.line(send.Pos()), callee.Name(), strings.Replace(arg, strings.TrimSuffix(arg, ", ..."), copied, 1))
 	d := analysis.Diagnostic{Pos: mf.Pos(), Message: msg}
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}

@@ -95,3 +95,11 @@ func (r *PolicyReconciler) viaOtherPackage(ctx context.Context, policy *Policy) 
 	scheme.Default(policy)
 	return r.Patch(ctx, policy, patch)
 }
+
+// diffCopy computes the patch of a changed copy against the original:
+// cluster-api's util/patch calculateChanges, MergeFrom(before).Data(after).
+func diffCopy(policy *Policy, doc string) ([]byte, error) {
+	after := policy.DeepCopy()
+	after.Spec.Document = doc
+	return client.MergeFrom(policy).Data(after)
+}
