@@ -81,18 +81,81 @@ func (c *checker) function(fn *ssa.Function) {
 }
 
 // objectOf sees through the conversions between an object's pointer and
-// the interfaces it is handed as (client.Object, runtime.Object) and
-// through type assertions back, to the pointer itself: two values with the
-// same objectOf are the same object.
+// the interfaces it is handed as (client.Object, runtime.Object), through
+// type assertions back, and through the loads of a variable a closure
+// captures (cell), to the pointer itself: two values with the same
+// objectOf are the same object.
 func objectOf(v ssa.Value) ssa.Value {
 	for {
 		v = ssax.Unconvert(v)
-		ta, ok := v.(*ssa.TypeAssert)
-		if !ok || ta.CommaOk {
+		switch x := v.(type) {
+		case *ssa.TypeAssert:
+			if x.CommaOk {
+				return v
+			}
+			v = x.X
+		case *ssa.UnOp:
+			stored := cell(x)
+			if stored == nil {
+				return v
+			}
+			v = stored
+		default:
 			return v
 		}
-		v = ta.X
 	}
+}
+
+// cell returns the value a load reads from a variable that a closure
+// captures (SSA keeps it in memory and loads it at each use), when that
+// value is the same at every load: the variable holds a pointer or an
+// interface, is assigned once, and neither its address nor the closures
+// that capture it write it or hand it on. Otherwise nil.
+func cell(load *ssa.UnOp) ssa.Value {
+	if load.Op != token.MUL {
+		return nil
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	switch types.Unalias(load.Type()).Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+	default:
+		return nil // a struct variable is the object itself, not a reference to it
+	}
+	var stored ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != alloc || stored != nil {
+				return nil // stored to elsewhere, or assigned twice
+			}
+			stored = ref.Val
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return nil
+			}
+		case *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			fn := ref.Fn.(*ssa.Function)
+			for i, b := range ref.Bindings {
+				if b != alloc {
+					continue
+				}
+				for _, use := range *fn.FreeVars[i].Referrers() {
+					if u, ok := use.(*ssa.UnOp); !ok || u.Op != token.MUL {
+						if _, dbg := use.(*ssa.DebugRef); !dbg {
+							return nil // written, or handed on, in the closure
+						}
+					}
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	return stored
 }
 
 // A change is an instruction that changes an object, described for a
@@ -173,6 +236,12 @@ func reachedFrom(v, obj ssa.Value) bool {
 	for range 64 {
 		if v == obj {
 			return true
+		}
+		if load, ok := v.(*ssa.UnOp); ok {
+			if stored := cell(load); stored != nil {
+				v = stored
+				continue
+			}
 		}
 		switch x := v.(type) {
 		case *ssa.FieldAddr:

@@ -115,3 +115,22 @@ func (r *PolicyReconciler) ensureDocument(ctx context.Context, policy *Policy, d
 	}
 	return r.Patch(ctx, policy, client.RawPatch(patch.Type(), data))
 }
+
+// retryFinalizer captures the object in a closure, so every use of the
+// variable is a load of it: still the one object.
+func (r *PolicyReconciler) retryFinalizer(ctx context.Context, key types.NamespacedName) error {
+	policy := &Policy{}
+	if err := r.Get(ctx, key, policy); err != nil {
+		return err
+	}
+	logFailure := func(err error) error {
+		ctrl.LoggerFrom(ctx).Error(err, "adding finalizer", "policy", policy.Name)
+		return err
+	}
+	patch := client.MergeFrom(policy) // want `controllerutil.AddFinalizer changes it \(line 131\) before r.Patch sends it \(line 132\)`
+	controllerutil.AddFinalizer(policy, policyFinalizer)
+	if err := r.Patch(ctx, policy, patch); err != nil {
+		return logFailure(err)
+	}
+	return nil
+}

@@ -103,3 +103,13 @@ func diffCopy(policy *Policy, doc string) ([]byte, error) {
 	after.Spec.Document = doc
 	return client.MergeFrom(policy).Data(after)
 }
+
+// reassignCopy captures the variable in a closure and then points it at a
+// copy, which it changes and patches against the original base.
+func (r *PolicyReconciler) reassignCopy(ctx context.Context, policy *Policy) error {
+	name := func() string { return policy.Name }
+	patch := client.MergeFrom(policy)
+	policy = policy.DeepCopy()
+	policy.Spec.Document = name()
+	return r.Patch(ctx, policy, patch)
+}
