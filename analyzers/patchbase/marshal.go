@@ -73,7 +73,7 @@ func (c *checker) twoWay(call *ssa.Call, callee *types.Func) {
 			if instr == oldM || !path(instr, oldM, nil) {
 				continue
 			}
-			found := c.changes(instr, obj)
+			found := c.changes(instr, obj, false)
 			switch {
 			case found == nil:
 			case ch == nil,
@@ -101,7 +101,7 @@ func (c *checker) twoWay(call *ssa.Call, callee *types.Func) {
 // change we know (changes), or a call handed the object or memory reached
 // from it, other than a marshal, whose effect we do not know.
 func (c *checker) mayChange(instr ssa.Instruction, obj ssa.Value) bool {
-	if c.changes(instr, obj) != nil {
+	if c.changes(instr, obj, false) != nil {
 		return true
 	}
 	call, ok := instr.(ssa.CallInstruction)

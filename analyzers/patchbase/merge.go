@@ -25,16 +25,17 @@ func (c *checker) mergeFrom(mf *ssa.Call, callee *types.Func) {
 	// The base is a pointer, or an interface holding one (a client.Object
 	// parameter): the same value handed to Patch is the same object.
 	base := objectOf(mf.Call.Args[0])
+	c.deferredSends(mf, callee, base)
 	for _, send := range c.sends(mf, base) {
 		// The change named is the first in the source.
 		var first *change
 		for _, instr := range between(mf.Parent(), mf, send, mf) {
-			if ch := c.changes(instr, base); ch != nil && (first == nil || ch.instr.Pos() < first.instr.Pos()) {
+			if ch := c.changes(instr, base, toStatus(send)); ch != nil && (first == nil || ch.instr.Pos() < first.instr.Pos()) {
 				first = ch
 			}
 		}
 		if first != nil {
-			c.reportMergeFrom(mf, callee, send, first)
+			c.reportMergeFrom(mf, callee, send, first, false)
 		}
 	}
 }
@@ -57,6 +58,88 @@ func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
 		}
 	}
 	return out
+}
+
+// deferredSends checks a patch sent by a closure deferred right after the
+// MergeFrom, in its block (kubebuilder reconcilers that patch the status on
+// every return): the patch is sent when the function returns, so every
+// change on a path from the MergeFrom to a return is lost.
+func (c *checker) deferredSends(mf *ssa.Call, callee *types.Func, base ssa.Value) {
+	fn := mf.Parent()
+	instrs := mf.Block().Instrs
+	for _, instr := range instrs[index(mf)+1:] {
+		d, ok := instr.(*ssa.Defer)
+		if !ok {
+			continue
+		}
+		mc, ok := d.Call.Value.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		send := sendIn(mc.Fn.(*ssa.Function), mf, base)
+		if send == nil {
+			continue
+		}
+		var rets []ssa.Instruction
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				rets = append(rets, ret)
+			}
+		}
+		var first *change
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if instr == mf || !path(mf, instr, mf) {
+					continue
+				}
+				ch := c.changes(instr, base, toStatus(send))
+				if ch == nil || first != nil && ch.instr.Pos() >= first.instr.Pos() {
+					continue
+				}
+				for _, ret := range rets {
+					if path(instr, ret, mf) {
+						first = ch
+						break
+					}
+				}
+			}
+		}
+		if first != nil {
+			c.reportMergeFrom(mf, callee, send, first, true)
+		}
+		return
+	}
+}
+
+// sendIn returns the call in a deferred closure that sends the patch mf
+// makes with its base object, or nil.
+func sendIn(fn *ssa.Function, mf *ssa.Call, base ssa.Value) ssa.CallInstruction {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !kube.IsPatchSender(ssax.Callee(call.Common())) {
+				continue
+			}
+			var patch, obj bool
+			for _, a := range call.Common().Args {
+				patch = patch || objectOf(a) == mf
+				obj = obj || objectOf(a) == base
+			}
+			if patch && obj {
+				return call
+			}
+		}
+	}
+	return nil
+}
+
+// toStatus reports whether a send patches the status subresource
+// (Status().Patch, SubResource(...).Patch), where the API server takes only
+// the status from the patch: changes elsewhere were not meant for it.
+func toStatus(send ssa.CallInstruction) bool {
+	common := send.Common()
+	return common.IsInvoke() && (kube.Is(common.Value.Type(), kube.CRClientPkg, "SubResourceWriter") ||
+		kube.Is(common.Value.Type(), kube.CRClientPkg, "StatusWriter"))
 }
 
 // isPatchData reports whether call is the patch's own Data method, which
@@ -82,7 +165,7 @@ func patchUses(v ssa.Value) []ssa.Instruction {
 	return out
 }
 
-func (c *checker) reportMergeFrom(mf *ssa.Call, callee *types.Func, send ssa.CallInstruction, ch *change) {
+func (c *checker) reportMergeFrom(mf *ssa.Call, callee *types.Func, send ssa.CallInstruction, ch *change, deferred bool) {
 	call := c.callAt(mf.Pos())
 	arg, name := "obj", "the object"
 	var fix *analysis.SuggestedFix
@@ -104,6 +187,9 @@ func (c *checker) reportMergeFrom(mf *ssa.Call, callee *types.Func, send ssa.Cal
 	}
 	if send.Common().IsInvoke() && send.Common().Method.Name() == "Data" {
 		verb = "computes it"
+	}
+	if deferred {
+		sender, verb = "the deferred "+sender, "sends it on return"
 	}
 	msg := fmt.Sprintf("patch base is the object it patches: client.%s(%s) keeps a pointer to %s, and %s before %s %s (line %d): "+
 		"base and object serialise alike, so the patch is empty and the change is never sent; take the base from a copy made before the change: client.%s(%s)",

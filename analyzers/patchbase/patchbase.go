@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,8 +55,9 @@ type checker struct {
 }
 
 type paramKey struct {
-	fn *ssa.Function
-	i  int
+	fn     *ssa.Function
+	i      int
+	status bool
 }
 
 func (c *checker) function(fn *ssa.Function) {
@@ -82,8 +84,9 @@ func (c *checker) function(fn *ssa.Function) {
 
 // objectOf sees through the conversions between an object's pointer and
 // the interfaces it is handed as (client.Object, runtime.Object), through
-// type assertions back, and through the loads of a variable a closure
-// captures (cell), to the pointer itself: two values with the same
+// type assertions back, through the loads of a variable a closure captures
+// (cell) and through a closure's free variables to what is bound to them,
+// to the pointer itself: two values with the same
 // objectOf are the same object.
 func objectOf(v ssa.Value) ssa.Value {
 	for {
@@ -100,6 +103,12 @@ func objectOf(v ssa.Value) ssa.Value {
 				return v
 			}
 			v = stored
+		case *ssa.FreeVar:
+			b := binding(x) // a closure's free variable is the value bound to it
+			if b == nil {
+				return v
+			}
+			v = b
 		default:
 			return v
 		}
@@ -115,7 +124,11 @@ func cell(load *ssa.UnOp) ssa.Value {
 	if load.Op != token.MUL {
 		return nil
 	}
-	alloc, ok := load.X.(*ssa.Alloc)
+	addr := load.X
+	if fv, ok := addr.(*ssa.FreeVar); ok {
+		addr = binding(fv) // a load in the closure itself
+	}
+	alloc, ok := addr.(*ssa.Alloc)
 	if !ok {
 		return nil
 	}
@@ -158,6 +171,26 @@ func cell(load *ssa.UnOp) ssa.Value {
 	return stored
 }
 
+// binding returns what the one closure made of fv's function binds to
+// fv, or nil.
+func binding(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	refs := fn.Referrers()
+	if i < 0 || refs == nil {
+		return nil
+	}
+	var found ssa.Value
+	for _, ref := range *refs {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok || mc.Fn != fn || found != nil {
+			return nil // the function is also used otherwise, or made twice
+		}
+		found = mc.Bindings[i]
+	}
+	return found
+}
+
 // A change is an instruction that changes an object, described for a
 // message.
 type change struct {
@@ -169,15 +202,21 @@ type change struct {
 // into it or into memory reached from it (a field, a slice element of a
 // field, a map held in a field), a well-known setter or helper
 // (kube.ChangedArg), or a function of the package that changes the
-// argument it is handed.
-func (c *checker) changes(instr ssa.Instruction, obj ssa.Value) *change {
+// argument it is handed. With status set, only changes to the object's
+// Status field count: what a patch of the status subresource sends.
+func (c *checker) changes(instr ssa.Instruction, obj ssa.Value, status bool) *change {
+	// in reports whether v is memory the change must touch.
+	in := func(v ssa.Value) bool {
+		ok, top := reached(v, obj)
+		return ok && (!status || top == "Status")
+	}
 	switch instr := instr.(type) {
 	case *ssa.Store:
-		if reachedFrom(instr.Addr, obj) {
+		if in(instr.Addr) {
 			return &change{instr, c.describeStore(instr.Pos(), "set")}
 		}
 	case *ssa.MapUpdate:
-		if reachedFrom(instr.Map, obj) {
+		if in(instr.Map) {
 			return &change{instr, c.describeStore(instr.Pos(), "set")}
 		}
 	case ssa.CallInstruction:
@@ -187,7 +226,7 @@ func (c *checker) changes(instr ssa.Instruction, obj ssa.Value) *change {
 			args = append([]ssa.Value{common.Value}, args...)
 		}
 		if callee := ssax.Callee(common); callee != nil {
-			if i, ok := kube.ChangedArg(callee); ok && i < len(args) && reachedFrom(args[i], obj) {
+			if i, ok := kube.ChangedArg(callee); ok && i < len(args) && in(args[i]) {
 				return &change{instr, c.callName(instr, qualified(callee)) + " changes it"}
 			}
 		}
@@ -199,7 +238,16 @@ func (c *checker) changes(instr ssa.Instruction, obj ssa.Value) *change {
 			return nil
 		}
 		for i, a := range common.Args {
-			if j := i + offset; j < len(fn.Params) && reachedFrom(a, obj) && c.writesParam(fn, j) != nil {
+			j := i + offset
+			if j >= len(fn.Params) {
+				continue
+			}
+			ok, top := reached(a, obj)
+			switch {
+			case !ok:
+				continue
+			case top == "" && c.writesParam(fn, j, status) != nil, // the object itself
+				top != "" && (!status || top == "Status") && c.writesParam(fn, j, false) != nil:
 				return &change{instr, c.callName(instr, fn.Name()) + " changes it"}
 			}
 		}
@@ -208,9 +256,10 @@ func (c *checker) changes(instr ssa.Instruction, obj ssa.Value) *change {
 }
 
 // writesParam returns how fn changes the object its i-th parameter points
-// to, or nil. A function being summarised that reaches itself sees nil.
-func (c *checker) writesParam(fn *ssa.Function, i int) *change {
-	key := paramKey{fn, i}
+// to (its Status only, with status set), or nil. A function being
+// summarised that reaches itself sees nil.
+func (c *checker) writesParam(fn *ssa.Function, i int, status bool) *change {
+	key := paramKey{fn, i, status}
 	if ch, ok := c.writes[key]; ok {
 		return ch
 	}
@@ -220,7 +269,7 @@ func (c *checker) writesParam(fn *ssa.Function, i int) *change {
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if ch := c.changes(instr, fn.Params[i]); ch != nil {
+			if ch := c.changes(instr, fn.Params[i], status); ch != nil {
 				c.writes[key] = ch
 				return ch
 			}
@@ -229,15 +278,16 @@ func (c *checker) writesParam(fn *ssa.Function, i int) *change {
 	return nil
 }
 
-// reachedFrom reports whether v is obj or memory reached from it: its
-// fields, what its pointer, slice and map fields hold, through loads,
-// slicing and conversions.
-func reachedFrom(v, obj ssa.Value) bool {
+// reached reports whether v is obj or memory reached from it: its fields,
+// what its pointer, slice and map fields hold, through loads, slicing and
+// conversions; top is the field of obj it is reached through ("Status",
+// "ObjectMeta", "Spec"), "" for obj itself.
+func reached(v, obj ssa.Value) (ok bool, top string) {
 	for range 64 {
 		if v == obj {
-			return true
+			return true, top
 		}
-		if load, ok := v.(*ssa.UnOp); ok {
+		if load, isLoad := v.(*ssa.UnOp); isLoad {
 			if stored := cell(load); stored != nil {
 				v = stored
 				continue
@@ -245,10 +295,16 @@ func reachedFrom(v, obj ssa.Value) bool {
 		}
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
+			if f := ssax.FieldOfAddr(x); f != nil {
+				top = f.Name()
+			}
 			v = x.X
 		case *ssa.Field:
+			if st, isStruct := x.X.Type().Underlying().(*types.Struct); isStruct && x.Field < st.NumFields() {
+				top = st.Field(x.Field).Name()
+			}
+			v = x.X
+		case *ssa.IndexAddr:
 			v = x.X
 		case *ssa.Index:
 			v = x.X
@@ -258,21 +314,31 @@ func reachedFrom(v, obj ssa.Value) bool {
 			v = x.X
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
-				return false
+				return false, ""
 			}
 			v = x.X
+		case *ssa.FreeVar:
+			if v = binding(x); v == nil {
+				return false, ""
+			}
 		case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.ChangeType:
 			v = ssax.Unconvert(v)
 		case *ssa.TypeAssert:
 			if x.CommaOk {
-				return false
+				return false, ""
 			}
 			v = x.X
 		default:
-			return false
+			return false, ""
 		}
 	}
-	return false
+	return false, ""
+}
+
+// reachedFrom reports whether v is obj or memory reached from it.
+func reachedFrom(v, obj ssa.Value) bool {
+	ok, _ := reached(v, obj)
+	return ok
 }
 
 // describeStore names the place a store at pos writes ("obj.Spec.Replicas

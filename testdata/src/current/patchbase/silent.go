@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
@@ -112,4 +113,58 @@ func (r *PolicyReconciler) reassignCopy(ctx context.Context, policy *Policy) err
 	policy = policy.DeepCopy()
 	policy.Spec.Document = name()
 	return r.Patch(ctx, policy, patch)
+}
+
+// PushCopyReconciler is external-secrets' PushSecretReconciler as
+// released: the deferred status patch has a deep-copied base.
+type PushCopyReconciler struct {
+	client.Client
+}
+
+func (r *PushCopyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var ps Policy
+	if err := r.Get(ctx, req.NamespacedName, &ps); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	p := client.MergeFrom(ps.DeepCopy())
+	defer func() {
+		if err := r.Client.Status().Patch(ctx, &ps, p); err != nil {
+			ctrl.LoggerFrom(ctx).Error(err, "patching status")
+		}
+	}()
+	ps.Status.ARN = "arn:example"
+	return ctrl.Result{}, nil
+}
+
+// FinalizerReconciler changes only metadata, which it sends with Update,
+// while a deferred status patch has the object as its base: the status
+// patch is empty, but nothing meant for it is lost.
+type FinalizerReconciler struct {
+	client.Client
+}
+
+func (r *FinalizerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var ps Policy
+	if err := r.Get(ctx, req.NamespacedName, &ps); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	p := client.MergeFrom(&ps)
+	defer func() {
+		_ = r.Status().Patch(ctx, &ps, p)
+	}()
+	if controllerutil.AddFinalizer(&ps, policyFinalizer) {
+		return ctrl.Result{}, r.Update(ctx, &ps)
+	}
+	return ctrl.Result{}, nil
+}
+
+// labelThenStatus sends its label change with Update; the status patch
+// after it carries no change to the status.
+func (r *PolicyReconciler) labelThenStatus(ctx context.Context, policy *Policy) error {
+	patch := client.MergeFrom(policy)
+	policy.Labels = map[string]string{"example.com/seen": "true"}
+	if err := r.Update(ctx, policy); err != nil {
+		return err
+	}
+	return r.Status().Patch(ctx, policy, patch)
 }
