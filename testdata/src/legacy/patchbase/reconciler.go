@@ -108,3 +108,46 @@ func patchNode(ctx context.Context, cs kubernetes.Interface, node *corev1.Node) 
 	_, err = cs.CoreV1().Nodes().Patch(ctx, node.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{})
 	return err
 }
+
+// Patcher is the narrow client interface an operator hands its helpers.
+type Patcher interface {
+	Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error
+}
+
+func removeLabel(obj client.Object, key string) {
+	labels := obj.GetLabels()
+	delete(labels, key)
+	obj.SetLabels(labels)
+}
+
+// movePrimaryLabel: percona-server-mysql-operator's
+// reconcileReplicationPrimaryPod (an early release; its RemoveLabel helper
+// lives in another package of the module there, which is not followed):
+// the label moves in memory only.
+func movePrimaryLabel(ctx context.Context, cl Patcher, pods []corev1.Pod, primary string) error {
+	for i := range pods {
+		pod := &pods[i]
+		if pod.Labels["example.com/primary"] == "true" && pod.Name != primary {
+			patch := client.StrategicMergeFrom(pod) // want `client.StrategicMergeFrom\(pod\) keeps a pointer to pod, and removeLabel changes it \(line 132\) before cl.Patch sends it \(line 133\)`
+			removeLabel(pod, "example.com/primary")
+			if err := cl.Patch(ctx, pod, patch); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// deferredStatus patches the status on return (external-secrets'
+// PushSecretReconciler shape) with the object as its base.
+func (r *PolicyReconciler) deferredStatus(ctx context.Context, policy *Policy) (err error) {
+	p := client.MergeFrom(policy) // want `policy.Status.Healthy is set \(line 151\) before the deferred r.Status\(\).Patch sends it on return \(line 147\)`
+	defer func() {
+		if perr := r.Status().Patch(ctx, policy, p); perr != nil && err == nil {
+			err = perr
+		}
+	}()
+	policy.Status.Healthy = true
+	return nil
+}
