@@ -159,3 +159,12 @@ func (r *PushReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	ps.Status.ARN = "arn:example"
 	return ctrl.Result{}, nil
 }
+
+// swapImage points a container at a new image. Shaped on stove8s'
+// SnapShotReconciler.PodImageUpdate (internal/controller): the image swap
+// is never sent.
+func (r *PolicyReconciler) swapImage(ctx context.Context, pod *corev1.Pod, image string, i int) error {
+	patch := client.MergeFrom(pod) // want `client.MergeFrom\(pod\) keeps a pointer to pod, and pod.Spec.Containers\[i\].Image is set \(line 168\) before r.Patch sends it \(line 169\)`
+	pod.Spec.Containers[i].Image = image
+	return r.Patch(ctx, pod, patch)
+}
