@@ -25,7 +25,11 @@ func (c *checker) mergeFrom(mf *ssa.Call, callee *types.Func) {
 	// The base is a pointer, or an interface holding one (a client.Object
 	// parameter): the same value handed to Patch is the same object.
 	base := objectOf(mf.Call.Args[0])
-	c.deferredSends(mf, callee, base)
+	if c.deferredSends(mf, callee, base) {
+		return
+	}
+	// One report per MergeFrom: the first send (in block order) that loses a
+	// change; its fix mends the others.
 	for _, send := range c.sends(mf, base) {
 		// The change named is the first in the source.
 		var first *change
@@ -36,6 +40,7 @@ func (c *checker) mergeFrom(mf *ssa.Call, callee *types.Func) {
 		}
 		if first != nil {
 			c.reportMergeFrom(mf, callee, send, first, false)
+			return
 		}
 	}
 }
@@ -64,7 +69,7 @@ func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
 // MergeFrom, in its block (kubebuilder reconcilers that patch the status on
 // every return): the patch is sent when the function returns, so every
 // change on a path from the MergeFrom to a return is lost.
-func (c *checker) deferredSends(mf *ssa.Call, callee *types.Func, base ssa.Value) {
+func (c *checker) deferredSends(mf *ssa.Call, callee *types.Func, base ssa.Value) (reported bool) {
 	fn := mf.Parent()
 	instrs := mf.Block().Instrs
 	for _, instr := range instrs[index(mf)+1:] {
@@ -107,8 +112,9 @@ func (c *checker) deferredSends(mf *ssa.Call, callee *types.Func, base ssa.Value
 		if first != nil {
 			c.reportMergeFrom(mf, callee, send, first, true)
 		}
-		return
+		return first != nil
 	}
+	return false
 }
 
 // sendIn returns the call in a deferred closure that sends the patch mf

@@ -168,3 +168,13 @@ func (r *PolicyReconciler) swapImage(ctx context.Context, pod *corev1.Pod, image
 	pod.Spec.Containers[i].Image = image
 	return r.Patch(ctx, pod, patch)
 }
+
+// twoSends sends the same patch on two paths: one report, at the MergeFrom.
+func (r *PolicyReconciler) twoSends(ctx context.Context, policy *Policy, status bool) error {
+	patch := client.MergeFrom(policy) // want `policy.Status.Healthy is set \(line 175\) before r.Status\(\).Patch sends it \(line 177\)`
+	policy.Status.Healthy = true
+	if status {
+		return r.Status().Patch(ctx, policy, patch)
+	}
+	return r.Patch(ctx, policy, patch)
+}
