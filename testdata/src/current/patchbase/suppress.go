@@ -10,6 +10,6 @@ import (
 // reason: a directive names the analyzer and says why.
 func (r *PolicyReconciler) lockOnly(ctx context.Context, policy *Policy) error {
 	patch := client.MergeFromWithOptions(policy, client.MergeFromWithOptimisticLock{}) //ctrllint:ignore patchbase the patch is a resourceVersion probe: it must conflict when the object moved on, and send nothing else
-	policy.Status.Healthy = false
+	policy.Spec.Document = ""
 	return r.Patch(ctx, policy, patch)
 }
