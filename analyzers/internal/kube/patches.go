@@ -1,0 +1,131 @@
+package kube
+
+import (
+	"go/types"
+	"strings"
+)
+
+// Packages that compute patches from two serialised objects.
+const (
+	StrategicPatchPkg = "k8s.io/apimachinery/pkg/util/strategicpatch"
+	// JSONPatchPkgs are evanphx/json-patch's import paths: v4 under its
+	// own path (client-go's dependency before v0.32) and at gopkg.in, and
+	// v5 (controller-runtime's).
+	jsonPatchV4   = "github.com/evanphx/json-patch"
+	jsonPatchV4In = "gopkg.in/evanphx/json-patch.v4"
+	jsonPatchV5   = "github.com/evanphx/json-patch/v5"
+)
+
+// IsMergeFromFunc reports whether fn is one of controller-runtime's patch
+// constructors that keep the object they are given as the patch's base
+// and serialise it only when the patch's Data is called, that is when the
+// patch is sent (client/patch.go, mergeFromPatch.Data): MergeFrom,
+// MergeFromWithOptions and StrategicMergeFrom. Their first argument is
+// the base.
+func IsMergeFromFunc(fn *types.Func) bool {
+	return IsFunc(fn, CRClientPkg, "MergeFrom") || IsFunc(fn, CRClientPkg, "MergeFromWithOptions") ||
+		IsFunc(fn, CRClientPkg, "StrategicMergeFrom")
+}
+
+// IsTwoWayPatchFunc reports whether fn computes a patch from an original
+// and a modified document, its first two arguments ([]byte):
+// strategicpatch.CreateTwoWayMergePatch (and its UsingLookupPatchMeta
+// form) and json-patch's CreateMergePatch. Equal documents give the empty
+// patch "{}".
+func IsTwoWayPatchFunc(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch path := fn.Pkg().Path(); path {
+	case StrategicPatchPkg:
+		return IsFunc(fn, path, "CreateTwoWayMergePatch") || IsFunc(fn, path, "CreateTwoWayMergePatchUsingLookupPatchMeta")
+	case jsonPatchV4, jsonPatchV4In, jsonPatchV5:
+		return IsFunc(fn, path, "CreateMergePatch")
+	}
+	return false
+}
+
+// IsPatchSender reports whether fn is a method that sends a patch: a
+// method named Patch whose parameters include a controller-runtime
+// client.Patch (client.Client's and client.Writer's Patch, the status and
+// subresource writers' Patch, and wrappers and fakes with their shape).
+func IsPatchSender(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Patch" {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if Is(sig.Params().At(i).Type(), CRClientPkg, "Patch") {
+			return true
+		}
+	}
+	return false
+}
+
+// objectWriters are the package functions that change an object handed to
+// them, by package path and name, with the index of the changed argument.
+var objectWriters = map[string]map[string]int{
+	MetaV1Pkg: {
+		"SetMetaDataAnnotation": 0,
+		"SetMetaDataLabel":      0,
+	},
+	MetaPkg: {
+		"SetStatusCondition":    0,
+		"RemoveStatusCondition": 0,
+	},
+	ControllerUtilPkg: {
+		"AddFinalizer":              0,
+		"RemoveFinalizer":           0,
+		"SetControllerReference":    1,
+		"SetOwnerReference":         1,
+		"RemoveOwnerReference":      1,
+		"RemoveControllerReference": 1,
+	},
+	UnstructuredPkg: {
+		"SetNestedField":       0,
+		"SetNestedStringSlice": 0,
+		"SetNestedSlice":       0,
+		"SetNestedStringMap":   0,
+		"SetNestedMap":         0,
+		"RemoveNestedField":    0,
+	},
+}
+
+// setterReceivers are the types whose Set* methods change the object they
+// are called on.
+var setterReceivers = map[string]map[string]bool{
+	MetaV1Pkg:       {"ObjectMeta": true, "Object": true, "TypeMeta": true},
+	UnstructuredPkg: {"Unstructured": true},
+	SchemaPkg:       {"ObjectKind": true},
+}
+
+// ChangedArg reports which argument a well-known library call changes,
+// counting a method's receiver as argument 0: the Set* methods of
+// metav1.Object, ObjectMeta, TypeMeta, schema.ObjectKind and
+// unstructured.Unstructured (SetLabels, SetFinalizers, SetOwnerReferences,
+// ..., also through client.Object); metav1.SetMetaDataLabel and
+// SetMetaDataAnnotation; meta.SetStatusCondition and RemoveStatusCondition
+// (the conditions slice); controllerutil.AddFinalizer, RemoveFinalizer,
+// SetControllerReference, SetOwnerReference and the Remove counterparts;
+// unstructured.SetNestedField and its kin (the object's map).
+func ChangedArg(fn *types.Func) (int, bool) {
+	if fn == nil || fn.Pkg() == nil {
+		return 0, false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil {
+		return 0, false
+	}
+	if sig.Recv() != nil {
+		path, name := PathName(sig.Recv().Type())
+		if strings.HasPrefix(fn.Name(), "Set") && setterReceivers[path][name] {
+			return 0, true
+		}
+		return 0, false
+	}
+	i, ok := objectWriters[fn.Pkg().Path()][fn.Name()]
+	return i, ok
+}

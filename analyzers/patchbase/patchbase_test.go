@@ -1,0 +1,23 @@
+package patchbase_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/ctrllint/ctrllint/analyzers/patchbase"
+)
+
+func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
+
+// TestCurrent: controller-runtime v0.25 and client-go v0.37, with the
+// suggested fixes.
+func TestCurrent(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), patchbase.Analyzer, "./patchbase")
+}
+
+// TestLegacy: controller-runtime v0.18 and client-go v0.30.
+func TestLegacy(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, fixture("legacy"), patchbase.Analyzer, "./patchbase")
+}
