@@ -120,4 +120,3 @@ func deletedAtEverySite(sites []site, i int, dels map[*ssa.Function][]deletion) 
 	}
 	return first
 }
-

@@ -2,6 +2,7 @@ package finalizer
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -140,15 +141,7 @@ func checkAdd(pass *analysis.Pass, fn *ssa.Function, dels []deletion, a op) {
 		if d.obj != a.obj {
 			continue
 		}
-		reached := ssax.Walk([]*ssa.BasicBlock{d.block}, false, func(b *ssa.BasicBlock) ssax.Step {
-			if b == def {
-				return ssax.Prune // a new object: the next iteration of a loop
-			}
-			if b == a.instr.Block() {
-				return ssax.Stop
-			}
-			return ssax.Expand
-		})
+		reached := reachesDeleted(d, a, def)
 		if !reached {
 			continue
 		}
@@ -156,7 +149,7 @@ func checkAdd(pass *analysis.Pass, fn *ssa.Function, dels []deletion, a op) {
 		pass.Report(analysis.Diagnostic{
 			Pos: a.instr.Pos(),
 			Message: fmt.Sprintf("finalizer added to the %s on a path where it is being deleted (DeletionTimestamp checked at line %d): the API server rejects new finalizers on an object being deleted, so %s fails every time; add the finalizer only when DeletionTimestamp is zero",
-				kind, pass.Fset.Position(d.check.Pos()).Line, write),
+				kind, pass.Fset.Position(checkPos(d.check)).Line, write),
 		})
 		return
 	}
@@ -209,4 +202,57 @@ func kindOf(v ssa.Value) string {
 		return k
 	}
 	return "object"
+}
+
+// checkPos is where a deletion check is written: an If has no position of
+// its own, its condition does (the comparison, the IsZero call).
+func checkPos(ifi *ssa.If) token.Pos {
+	if p := ifi.Cond.Pos(); p.IsValid() {
+		return p
+	}
+	for _, instr := range ifi.Block().Instrs {
+		if p := instr.Pos(); p.IsValid() {
+			return p
+		}
+	}
+	return token.NoPos
+}
+
+// reachesDeleted reports whether the add is reached from the deletion
+// branch on a path that may still lack the finalizer: a recheck of the
+// deletion goes on only where the object is being deleted, a
+// controllerutil.ContainsFinalizer check of the object only where the
+// finalizer is missing (where it is present, adding it changes nothing and
+// the write is accepted), and a path that reaches the object's definition
+// again is about another object (the next iteration of a loop).
+func reachesDeleted(d *deletion, a op, def *ssa.BasicBlock) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{d.block}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] || b == def {
+			continue
+		}
+		seen[b] = true
+		if b == a.instr.Block() {
+			return true
+		}
+		succs := b.Succs
+		if ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if o, ifTrue := deletionCheck(ifi.Cond); o == a.obj {
+				succs = succs[1:]
+				if ifTrue {
+					succs = b.Succs[:1]
+				}
+			} else if o, ifTrue := containsCheck(ifi.Cond); o == a.obj {
+				succs = succs[:1]
+				if ifTrue {
+					succs = b.Succs[1:]
+				}
+			}
+		}
+		work = append(work, succs...)
+	}
+	return false
 }

@@ -275,3 +275,21 @@ func writeOf(common *ssa.CallCommon, obj ssa.Value) (string, bool) {
 	}
 	return "", false
 }
+
+// containsCheck recognises controllerutil.ContainsFinalizer(obj, f) and
+// its negation; ifTrue says whether the finalizer is present when the
+// condition holds.
+func containsCheck(cond ssa.Value) (obj ssa.Value, ifTrue bool) {
+	switch x := cond.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			obj, ifTrue = containsCheck(x.X)
+			return obj, !ifTrue
+		}
+	case *ssa.Call:
+		if fn := ssax.Callee(&x.Call); kube.IsFunc(fn, kube.ControllerUtilPkg, "ContainsFinalizer") && len(x.Call.Args) == 2 {
+			return root(x.Call.Args[0]), true
+		}
+	}
+	return nil, false
+}

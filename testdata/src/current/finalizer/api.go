@@ -37,3 +37,16 @@ func (in *Container) DeepCopyObject() runtime.Object {
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	return &out
 }
+
+// ContainerList is a list of Containers.
+type ContainerList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Container `json:"items"`
+}
+
+func (in *ContainerList) DeepCopyObject() runtime.Object {
+	out := *in
+	out.Items = append([]Container(nil), in.Items...)
+	return &out
+}
