@@ -145,7 +145,7 @@ func neutral(instr ssa.Instruction, op ssa.Value, errs map[ssa.Value]bool) bool 
 			return false
 		}
 		arr, ok := ia.X.(*ssa.Alloc)
-		return ok && onlyLogged(arr)
+		return ok && onlyLogged(arr, errs)
 	case *ssa.Call:
 		switch messageCall(&x.Call) {
 		case logs:
@@ -159,15 +159,23 @@ func neutral(instr ssa.Instruction, op ssa.Value, errs map[ssa.Value]bool) bool 
 }
 
 // onlyLogged reports whether a variadic argument array is handed only to
-// logging calls.
-func onlyLogged(arr *ssa.Alloc) bool {
+// logging calls, or to wrappers (fmt.Errorf("...: %w", err)) whose
+// results it adds to errs.
+func onlyLogged(arr *ssa.Alloc, errs map[ssa.Value]bool) bool {
 	for _, ref := range *arr.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.IndexAddr, *ssa.DebugRef:
 		case *ssa.Slice:
 			for _, use := range *r.Referrers() {
 				call, ok := use.(*ssa.Call)
-				if !ok || messageCall(&call.Call) != logs {
+				if !ok {
+					return false
+				}
+				switch messageCall(&call.Call) {
+				case logs:
+				case wraps:
+					errs[call] = true
+				default:
 					return false
 				}
 			}
