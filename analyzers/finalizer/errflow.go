@@ -33,8 +33,12 @@ func cleanupCall(call *ssa.Call, obj ssa.Value) (string, bool) {
 	if fn == nil || fn.Pkg() == nil {
 		return "", false // a func value: what it does is unknown
 	}
-	if fn.Pkg().Path() == kube.ControllerUtilPkg {
+	path := fn.Pkg().Path()
+	if path == kube.ControllerUtilPkg {
 		return "", false // owner references and finalizers, not cleanup
+	}
+	if !strings.Contains(strings.Split(path, "/")[0], ".") {
+		return "", false // the standard library: a temporary file, not what the finalizer guards
 	}
 	name := strings.ToLower(fn.Name())
 	if strings.Contains(name, "finalizer") || strings.Contains(name, "status") {
@@ -42,6 +46,13 @@ func cleanupCall(call *ssa.Call, obj ssa.Value) (string, bool) {
 	}
 	if _, ok := writeOf(&call.Call, obj); ok {
 		return "", false // the write of the object itself
+	}
+	if path == kube.CRClientPkg || kube.IsTypedResourceClient(recvType(&call.Call)) {
+		for _, a := range call.Call.Args {
+			if root(a) == obj {
+				return "", false // deleting the object again: its deletion is under way already
+			}
+		}
 	}
 	for _, v := range cleanupVerbs {
 		if strings.Contains(name, v) {
@@ -235,4 +246,17 @@ func messageCall(common *ssa.CallCommon) message {
 		}
 	}
 	return other
+}
+
+// recvType is the static type of a method call's receiver, or nil.
+func recvType(common *ssa.CallCommon) types.Type {
+	if common.IsInvoke() {
+		return common.Value.Type()
+	}
+	if len(common.Args) > 0 {
+		if fn := ssax.Callee(common); fn != nil && fn.Signature().Recv() != nil {
+			return common.Args[0].Type()
+		}
+	}
+	return nil
 }

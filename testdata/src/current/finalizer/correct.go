@@ -3,6 +3,7 @@ package finalizer
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -204,3 +205,25 @@ func (r *TutorialReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 }
 
 func (r *TutorialReconciler) finalizeObject(ctx context.Context, obj *Container) error { return nil }
+
+// ScratchReconciler ignores the errors of removing its scratch directory
+// (the standard library: not what the finalizer guards) and of deleting
+// the object again (its deletion is under way). Silent.
+type ScratchReconciler struct {
+	client.Client
+	Dir string
+}
+
+func (r *ScratchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := &Container{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if obj.DeletionTimestamp != nil {
+		_ = os.RemoveAll(r.Dir + "/" + obj.Name)
+		_ = r.Delete(ctx, obj)
+		controllerutil.RemoveFinalizer(obj, containerFinalizer)
+		return ctrl.Result{}, r.Update(ctx, obj)
+	}
+	return ctrl.Result{}, nil
+}
