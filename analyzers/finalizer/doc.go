@@ -16,7 +16,8 @@
 // nothing will reconcile it again, and what it owned leaks.
 //
 // The API server also refuses to add a finalizer to an object that is
-// being deleted (apimachinery's ValidateObjectMetaUpdate: "no new
+// being deleted (apimachinery's pkg/api/validation,
+// ValidateObjectMetaAccessorUpdate and ValidateNoNewFinalizers: "no new
 // finalizers can be added if the object is being deleted"). A controller
 // that adds its finalizer on a path where it has seen DeletionTimestamp
 // set fails that write on every reconcile until the object is gone.
@@ -25,7 +26,11 @@
 // branches on which an object is known to be being deleted: an if on
 // obj.DeletionTimestamp != nil, !obj.DeletionTimestamp.IsZero(),
 // obj.GetDeletionTimestamp() != nil (and their negations, through a
-// variable holding the condition). On such a branch it reports:
+// variable holding the condition). An unexported function of the package
+// that is called only from such branches, with the object as an argument,
+// and never used as a value (the usual reconcileDelete or handleDeletion
+// helper) is on the deletion branch for that parameter throughout, to any
+// depth of such helpers. On a deletion branch it reports:
 //
 //   - a finalizer removal — controllerutil.RemoveFinalizer(obj, f),
 //     obj.SetFinalizers(v) or a store to obj.Finalizers of a list computed
@@ -39,7 +44,9 @@
 //     compared with nil, the path where it is not nil. A cleanup call
 //     returns only an error and names a cleanup (delete, clean, remove,
 //     release, destroy, teardown, deregister, detach, purge, terminate,
-//     revoke, uninstall, deprovision, finalize, unbind, disconnect);
+//     revoke, uninstall, deprovision, finalize, unbind, disconnect,
+//     dispose), outside the standard library and controllerutil, and is
+//     not a write of the object itself nor a Delete of it;
 //   - a finalizer addition — controllerutil.AddFinalizer(obj, f),
 //     obj.SetFinalizers(append(obj.GetFinalizers(), f)), a store of such an
 //     append to obj.Finalizers — reached from the deletion branch of the
@@ -112,9 +119,12 @@
 //     constructor): only calls whose one result is an error and whose name
 //     says cleanup count, and calls of func values;
 //   - a removal not written in the same function (a helper or the caller
-//     sends the object), and a deletion branch taken in the caller: the
-//     analysis does not follow calls (cluster-api's reconcileDelete
-//     helpers, whose caller checks the deletion and patches in a defer);
+//     sends the object; cluster-api's reconcileDelete patches in the
+//     caller's defer and reaches the object through a scope struct), and
+//     deletion branches seen only through an exported helper, a helper also
+//     called off the deletion branch, or a func value;
+//   - a cleanup whose error is ignored after the removal, before the write
+//     (only cleanups before the removal are followed);
 //   - a removal where no cleanup was called at all on the path: whether
 //     there is anything to clean up there (the finalizer's owner is gone,
 //     a retention policy says keep) is not in the types;

@@ -227,3 +227,32 @@ func (r *ScratchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	return ctrl.Result{}, nil
 }
+
+// SharedHelperReconciler calls its cleanup helper from the deletion branch
+// and from a branch that is not one (a spec change that retires the
+// external user): inside the helper the object is not known to be being
+// deleted, so its removal is not judged there. Silent.
+type SharedHelperReconciler struct {
+	client.Client
+	IdP IdentityProvider
+}
+
+func (r *SharedHelperReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := &Container{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !obj.DeletionTimestamp.IsZero() {
+		return r.retire(ctx, obj)
+	}
+	if obj.Spec.Image == "" {
+		return r.retire(ctx, obj)
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *SharedHelperReconciler) retire(ctx context.Context, obj *Container) (ctrl.Result, error) {
+	_ = r.IdP.DeleteUser(ctx, obj.Status.ID)
+	controllerutil.RemoveFinalizer(obj, containerFinalizer)
+	return ctrl.Result{}, r.Update(ctx, obj)
+}
