@@ -113,7 +113,10 @@
 //   - a removal after a cleanup whose error returns, requeues, or is
 //     classified (apierrors.IsNotFound(err), errors.Is, collected into a
 //     list): the code decides what the error means, and a NotFound check
-//     followed by logging is left alone too;
+//     followed by logging is left alone too; and a path that reads the
+//     API state again (a client's or lister's Get or List) before the
+//     removal: the controller may be waiting for the children to be gone,
+//     which is the cleanup itself, not its error;
 //   - cleanup calls that return a value besides the error (cloud SDKs'
 //     Delete calls returning an output, lookups such as Get or a client
 //     constructor): only calls whose one result is an error and whose name

@@ -114,6 +114,9 @@ func scan(b *ssa.BasicBlock, from int, c *ssa.Call, removal ssa.Instruction, err
 		if instr == ssa.Instruction(c) {
 			return nil, false // the next iteration: a new error
 		}
+		if call, ok := instr.(ssa.CallInstruction); ok && rereads(call.Common()) {
+			return nil, false // the state is read again: the removal may wait on it, not on the error
+		}
 		var ops []*ssa.Value
 		for _, op := range instr.Operands(ops[:0]) {
 			if op == nil || *op == nil || !errs[*op] {
@@ -259,4 +262,22 @@ func recvType(common *ssa.CallCommon) types.Type {
 		}
 	}
 	return nil
+}
+
+// rereads reports whether a call reads API state (a client's or lister's
+// Get or List): after a cleanup whose error was dropped, a controller that
+// lists the children it deleted and requeues while any is left waits for
+// the cleanup itself, not for its error.
+func rereads(common *ssa.CallCommon) bool {
+	fn := ssax.Callee(common)
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Get", "List":
+	default:
+		return false
+	}
+	t := recvType(common)
+	return kube.IsCRReader(t) || kube.IsTypedResourceClient(t) || kube.IsLister(t) || kube.IsDynamicResourceClient(t)
 }

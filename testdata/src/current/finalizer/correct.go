@@ -256,3 +256,35 @@ func (r *SharedHelperReconciler) retire(ctx context.Context, obj *Container) (ct
 	controllerutil.RemoveFinalizer(obj, containerFinalizer)
 	return ctrl.Result{}, r.Update(ctx, obj)
 }
+
+// ChildrenReconciler deletes its children, logging failures, and then
+// lists them and requeues while any is left: the removal waits for the
+// children to be gone, not for the Delete's error. Silent.
+type ChildrenReconciler struct {
+	client.Client
+}
+
+func (r *ChildrenReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := &Container{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if obj.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	log := logf.FromContext(ctx)
+	dep := &appsv1.Deployment{}
+	dep.Name, dep.Namespace = obj.Name, obj.Namespace
+	if err := r.Delete(ctx, dep); err != nil {
+		log.Error(err, "deleting the deployment")
+	}
+	var left appsv1.DeploymentList
+	if err := r.List(ctx, &left, client.InNamespace(obj.Namespace)); err != nil {
+		return ctrl.Result{}, err
+	}
+	if len(left.Items) > 0 {
+		return ctrl.Result{RequeueAfter: time.Second}, nil
+	}
+	controllerutil.RemoveFinalizer(obj, containerFinalizer)
+	return ctrl.Result{}, r.Update(ctx, obj)
+}
