@@ -2,6 +2,7 @@ package finalizer
 
 import (
 	"go/ast"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -41,7 +42,20 @@ func deletions(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function][]dele
 				var ops []*ssa.Value
 				for i, op := range instr.Operands(ops[:0]) {
 					g, ok := (*op).(*ssa.Function)
-					if !ok || g.Pkg != pkg {
+					if !ok {
+						continue
+					}
+					if g.Synthetic != "" {
+						// A bound method value (f := r.reconcileDelete) or a
+						// method expression: the method runs from wherever f goes.
+						if m, ok := g.Object().(*types.Func); ok {
+							if real := pkg.Prog.FuncValue(m); real != nil {
+								escapes[real] = true
+							}
+						}
+						continue
+					}
+					if g.Pkg != pkg {
 						continue
 					}
 					if call, ok := instr.(*ssa.Call); ok && i == 0 && !call.Call.IsInvoke() {

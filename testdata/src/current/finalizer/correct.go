@@ -288,3 +288,30 @@ func (r *ChildrenReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	controllerutil.RemoveFinalizer(obj, containerFinalizer)
 	return ctrl.Result{}, r.Update(ctx, obj)
 }
+
+// ValueHelperReconciler hands its deletion helper on as a method value, to
+// be run from wherever the value goes: the helper is not known to run
+// only on the deletion branch. Silent.
+type ValueHelperReconciler struct {
+	client.Client
+	IdP   IdentityProvider
+	steps []func(context.Context, *Container) (ctrl.Result, error)
+}
+
+func (r *ValueHelperReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := &Container{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !obj.DeletionTimestamp.IsZero() {
+		return r.drop(ctx, obj)
+	}
+	r.steps = append(r.steps, r.drop)
+	return ctrl.Result{}, nil
+}
+
+func (r *ValueHelperReconciler) drop(ctx context.Context, obj *Container) (ctrl.Result, error) {
+	_ = r.IdP.DeleteUser(ctx, obj.Status.ID)
+	controllerutil.RemoveFinalizer(obj, containerFinalizer)
+	return ctrl.Result{}, r.Update(ctx, obj)
+}
