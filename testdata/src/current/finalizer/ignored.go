@@ -53,7 +53,8 @@ func (r *ContainerReconciler) deleteExternalResources(ctx context.Context, cli D
 }
 
 // UserReconciler is shaped on pocket-id-operator's PocketIDUserReconciler
-// (aclerici38/pocket-id-operator, internal/controller/pocketiduser_controller.go):
+// (aclerici38/pocket-id-operator, internal/controller/pocketiduser_controller.go
+// at commit d2ff0f0, reconcileDelete; reworked before v0.0.1):
 // Reconcile hands a deleted user to reconcileDelete, which logs the
 // identity provider's error and removes the finalizer anyway. The deletion
 // is checked in the caller; reconcileDelete is called from nowhere else.
@@ -92,7 +93,7 @@ func (r *UserReconciler) reconcileDelete(ctx context.Context, user *Container) (
 			log.Error(err, "deleting a secret failed", "secret", name)
 		}
 	}
-	controllerutil.RemoveFinalizer(user, containerFinalizer) // want `finalizer removed from the Container being deleted though the error of DeleteUser \(line 85\) is ignored`
+	controllerutil.RemoveFinalizer(user, containerFinalizer) // want `finalizer removed from the Container being deleted though the error of DeleteUser \(line 86\) is ignored`
 	if err := r.Update(ctx, user); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -134,7 +135,7 @@ func (r *WebhookReconciler) handleDeletion(ctx context.Context, hook *Container)
 				}
 			}
 		}
-		controllerutil.RemoveFinalizer(hook, containerFinalizer) // want `the error of DeleteWebhook \(line 130\) is ignored`
+		controllerutil.RemoveFinalizer(hook, containerFinalizer) // want `the error of DeleteWebhook \(line 131\) is ignored`
 		if err := r.Update(ctx, hook); err != nil {
 			return ctrl.Result{}, err
 		}
