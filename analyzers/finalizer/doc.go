@@ -136,8 +136,10 @@
 //     for an object deleted while it lacks the finalizer and another one
 //     keeps it, and the object is not known there to be being deleted;
 //   - objects of other values than the one checked (a copy, another
-//     object of the same kind), and finalizer lists built elsewhere and
-//     stored whole;
+//     object of the same kind, the object as a closure's free variable: a
+//     removal inside retry.RetryOnConflict(func() error {...}) or a
+//     package's update-with-retry helper), and finalizer lists built
+//     elsewhere (a loop keeping the other entries) and stored whole;
 //   - _test.go files: tests stage deletions against fake clients.
 package finalizer
 
