@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
+	"github.com/ctrllint/ctrllint/analyzers/finalizer"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
@@ -42,6 +43,7 @@ var definitions = withSuppression([]*define.Definition{
 	statusupdate.Definition,
 	requeueerr.Definition,
 	patchbase.Definition,
+	finalizer.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

@@ -16,4 +16,5 @@ var known = []string{
 	"statusupdate",
 	"requeueerr",
 	"patchbase",
+	"finalizer",
 }
