@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -16,7 +17,7 @@ import (
 // check is built again on every event: not kept.
 func (c *checker) kept(fn *ssa.Function, v ssa.Value, depth int) bool {
 	if depth > maxDepth {
-		return true // too far to tell: stay silent
+		return false
 	}
 	if call, ok := v.(*ssa.Call); ok && call.Call.Signature().Results().Len() > 1 {
 		for _, ref := range *call.Referrers() {
@@ -58,6 +59,9 @@ func (c *checker) kept(fn *ssa.Function, v ssa.Value, depth int) bool {
 			if storesInCache(&r.Call, v) {
 				return true
 			}
+			if c.keptThrough(r, v, depth) {
+				return true
+			}
 		case *ssa.Return:
 			if c.keptByCallers(fn, r, v, depth) {
 				return true
@@ -65,6 +69,39 @@ func (c *checker) kept(fn *ssa.Function, v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// keptThrough: what a call makes of the built value is kept. A method of
+// the value whose result is kept (r.informers[gvr] =
+// factory.ForResource(gvr).Informer()) keeps what it came from; so does a
+// function of the package that keeps the parameter it is handed.
+func (c *checker) keptThrough(call *ssa.Call, v ssa.Value, depth int) bool {
+	common := &call.Call
+	onValue := common.IsInvoke() && common.Value == v ||
+		!common.IsInvoke() && common.Signature().Recv() != nil && len(common.Args) > 0 && common.Args[0] == v
+	if onValue && handsOut(call.Type()) && c.kept(call.Parent(), call, depth+1) {
+		return true
+	}
+	callee := common.StaticCallee()
+	if callee == nil || callee.Pkg != call.Parent().Pkg || callee.Blocks == nil {
+		return false
+	}
+	for i, a := range common.Args {
+		if a == v && i < len(callee.Params) && c.kept(callee, callee.Params[i], depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// handsOut reports whether t is what a client or factory hands out and a
+// controller keeps: an informer, a lister, a client of a group, resource
+// or namespace, or a generic informer (ForResource's).
+func handsOut(t types.Type) bool {
+	if kube.IsInformer(t) || kube.IsLister(t) || kube.IsBuiltClient(t) || kube.IsTypedResourceClient(t) || kube.IsDynamicResourceClient(t) {
+		return true
+	}
+	return kube.HasMethods(t, "Informer", "Lister") // informers.GenericInformer
 }
 
 // localStruct returns the local allocation a store writes a field of
@@ -152,11 +189,26 @@ func guarded(st *ssa.Store) bool {
 		if !ok || b == st.Block() {
 			continue
 		}
-		if nilCheckOf(ifInstr.Cond, target) {
+		if nilCheckOf(ifInstr.Cond, target) || lookupCheck(ifInstr.Cond) {
 			return true
 		}
 	}
 	return false
+}
+
+// lookupCheck reports whether cond tests whether a map holds a key
+// (`if _, ok := r.started[gvr]; !ok`): what the map records was built
+// before, and the store is what records it.
+func lookupCheck(cond ssa.Value) bool {
+	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+		cond = not.X
+	}
+	ex, ok := cond.(*ssa.Extract)
+	if !ok || ex.Index != 1 {
+		return false
+	}
+	l, ok := ex.Tuple.(*ssa.Lookup)
+	return ok && l.CommaOk
 }
 
 // addrKey identifies what an address points to: the field (any
