@@ -190,9 +190,9 @@ func message(builder string, built kube.Built, root eventpath.Root, chain []*ssa
 	each := root.Kind.Each()
 	switch built {
 	case kube.BuiltInformers:
-		return fmt.Sprintf("%s builds an informer factory on %s from the controller's own client: its informers list the whole cluster again and open new watches each time, and nothing stops them; build the factory once at start-up and read through its listers", where, each)
+		return fmt.Sprintf("%s builds an informer factory on %s from the controller's own client: once started, its informers list their resources across the cluster again and open new watches each time; build the factory once at start-up and read through its listers", where, each)
 	case kube.BuiltCache:
-		return fmt.Sprintf("%s builds a cache with its own client and informers on %s from the controller's own config: each one opens new connections, lists and watches the cluster again, and is never stopped; use the manager's client and cache", where, each)
+		return fmt.Sprintf("%s builds a cache with its own client and informers on %s from the controller's own config: each one opens new connections and, once started, lists and watches the cluster again; use the manager's client and cache", where, each)
 	}
 	return fmt.Sprintf("%s builds a new client on %s from the controller's own config: each one opens its own connections and has its own rate limiter, so the controller's QPS limit no longer holds; build it once at start-up and keep it in the controller", where, each)
 }

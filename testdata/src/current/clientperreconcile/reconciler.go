@@ -17,8 +17,10 @@ import (
 
 // PolicyReconciler builds a dynamic client from its own config on every
 // reconcile that has templates to sync: shaped on open-cluster-management's
-// governance-policy-framework-addon, controllers/templatesync/template_sync.go,
-// (*PolicyReconciler).Reconcile ("initialize dynamic client").
+// governance-policy-framework-addon (v0.19.0,
+// controllers/templatesync/template_sync.go:151, (*PolicyReconciler).Reconcile,
+// "initialize dynamic client"; r.Config is the managed cluster manager's
+// GetConfig(), set in main.go).
 type PolicyReconciler struct {
 	client.Client
 	Config    *rest.Config
@@ -74,10 +76,10 @@ func (r *ExecReconciler) execInPod(ctx context.Context, pod *corev1.Pod, cmd []s
 }
 
 // PayloadReconciler stores fresh clients in its fields on every reconcile,
-// with no check that they are already there: shaped on a multicluster
-// operator's Reconcile ("Create clients for the payload":
-// r.dynClient, err = dynamic.NewForConfig(r.Config), then the discovery
-// client likewise).
+// with no check that they are already there: shaped on kube-vip's
+// kube-vip-multi-cluster, internal/controller, (*MultiClusterReconciler).Reconcile
+// ("Create clients for the payload": r.dynClient, err =
+// dynamic.NewForConfig(r.Config), then the discovery client likewise).
 type PayloadReconciler struct {
 	client.Client
 	Config     *rest.Config
@@ -156,9 +158,10 @@ func (r *SetupReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 }
 
 // LazyReconciler builds its clientset on first use, under a lock and a nil
-// check, and keeps it: silent. Shaped on an Aerospike operator's
-// getOrCreateKubeClientset (the clientset for exec, built lazily so a
-// failed first attempt is retried).
+// check, and keeps it: silent. Shaped on the Aerospike CE operator's
+// (*AerospikeCEClusterReconciler).getOrCreateKubeClientset (the clientset
+// for exec, built lazily under a mutex so that a failed first attempt is
+// retried; an earlier version used a sync.Once, OnceReconciler below).
 type LazyReconciler struct {
 	client.Client
 	RestConfig    *rest.Config

@@ -78,7 +78,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 // build a factory where they need a lister (a lister is then read before
 // any cache has synced).
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
-	factory := informers.NewSharedInformerFactory(c.kubeclientset, 0) // want `informers.NewSharedInformerFactory in \(\*Controller\).processNextWorkItem → \(\*Controller\).syncHandler builds an informer factory on every sync from the controller's own client: its informers list the whole cluster again`
+	factory := informers.NewSharedInformerFactory(c.kubeclientset, 0) // want `informers.NewSharedInformerFactory in \(\*Controller\).processNextWorkItem → \(\*Controller\).syncHandler builds an informer factory on every sync from the controller's own client: once started, its informers list their resources across the cluster again`
 	pods := factory.Core().V1().Pods().Lister()
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
