@@ -25,6 +25,9 @@ type Controller struct {
 	dyn       dynamic.Interface
 	clientset kubernetes.Interface
 	workqueue workqueue.RateLimitingInterface
+	// syncHandler is sample-controller's func-typed field: the path goes
+	// through it to the method stored in it.
+	syncHandler func(ctx context.Context, key string) error
 }
 
 func NewController(config *rest.Config, informer cache.SharedIndexInformer) (*Controller, error) {
@@ -34,6 +37,7 @@ func NewController(config *rest.Config, informer cache.SharedIndexInformer) (*Co
 		return nil, err
 	}
 	c := &Controller{config: config, dyn: dyn, workqueue: workqueue.NewRateLimitingQueue(workqueue.DefaultControllerRateLimiter())}
+	c.syncHandler = c.syncWidget
 	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: c.onUpdate,
 	})
@@ -81,13 +85,13 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	return true
 }
 
-// syncHandler lists a custom resource through a dynamic informer factory
+// syncWidget lists a custom resource through a dynamic informer factory
 // it starts for each key: shaped on controllers that build a factory of
 // the resource a CR names to read it (a list of the whole cluster per
 // sync), then read the lister.
-func (c *Controller) syncHandler(ctx context.Context, key string) error {
+func (c *Controller) syncWidget(ctx context.Context, key string) error {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
-	factory := dynamicinformer.NewDynamicSharedInformerFactory(c.dyn, 0) // want `dynamicinformer.NewDynamicSharedInformerFactory in \(\*Controller\).processNextWorkItem → \(\*Controller\).syncHandler builds an informer factory on every sync`
+	factory := dynamicinformer.NewDynamicSharedInformerFactory(c.dyn, 0) // want `dynamicinformer.NewDynamicSharedInformerFactory in \(\*Controller\).processNextWorkItem → \(\*Controller\).syncWidget builds an informer factory on every sync`
 	lister := factory.ForResource(gvr).Lister()
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
