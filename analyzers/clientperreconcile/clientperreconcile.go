@@ -194,6 +194,11 @@ func message(builder string, built kube.Built, root eventpath.Root, chain []*ssa
 	case kube.BuiltCache:
 		return fmt.Sprintf("%s builds a cache with its own client and informers on %s from the controller's own config: each one opens new connections and, once started, lists and watches the cluster again; use the manager's client and cache", where, each)
 	}
+	if strings.HasSuffix(builder, "AndClient") {
+		// The HTTP client is handed in, perhaps shared: only the rate
+		// limiter is new.
+		return fmt.Sprintf("%s builds a new client on %s from the controller's own config: each one has its own rate limiter, so the controller's QPS limit no longer holds; build it once at start-up and keep it in the controller", where, each)
+	}
 	return fmt.Sprintf("%s builds a new client on %s from the controller's own config: each one opens its own connections and has its own rate limiter, so the controller's QPS limit no longer holds; build it once at start-up and keep it in the controller", where, each)
 }
 

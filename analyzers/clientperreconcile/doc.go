@@ -11,7 +11,8 @@
 // rest.RESTClientFor, controller-runtime's client.New and their kin each
 // build an HTTP client of their own (rest.HTTPClientFor: a transport, its
 // TLS handshakes and connections) and a token-bucket rate limiter of their
-// own (the QPS and Burst of the config). Built in Reconcile, a sync handler,
+// own (the QPS and Burst of the config; the ...AndClient variants share the
+// HTTP client they are handed, not the rate limiter). Built in Reconcile, a sync handler,
 // an event handler or a periodic pass, that happens as often as events
 // arrive: the connections pile up until the garbage collector closes them
 // (client-go warns "constructing many client instances from the same exec

@@ -2,6 +2,7 @@ package clientperreconcile
 
 import (
 	"context"
+	"net/http"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
@@ -17,7 +18,8 @@ import (
 // ScaleUp cases).
 type ScaleReconciler struct {
 	client.Client
-	Cfg *rest.Config
+	Cfg        *rest.Config
+	httpClient *http.Client
 }
 
 func (r *ScaleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -32,6 +34,13 @@ func (r *ScaleReconciler) operate(ctx context.Context, pod *corev1.Pod, action s
 	switch action {
 	case "scale-to-zero":
 		k8sCli, err := kubernetes.NewForConfig(r.Cfg) // want `kubernetes.NewForConfig in \(\*ScaleReconciler\).Reconcile → \(\*ScaleReconciler\).operate builds a new client on every reconcile`
+		if err != nil {
+			return err
+		}
+		_ = k8sCli
+	case "scale-up":
+		// The HTTP client is shared; the rate limiter is new each time.
+		k8sCli, err := kubernetes.NewForConfigAndClient(r.Cfg, r.httpClient) // want `kubernetes.NewForConfigAndClient in \(\*ScaleReconciler\).Reconcile → \(\*ScaleReconciler\).operate builds a new client on every reconcile from the controller's own config: each one has its own rate limiter`
 		if err != nil {
 			return err
 		}
