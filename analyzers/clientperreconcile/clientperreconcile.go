@@ -61,6 +61,10 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // no controller in the package
 	}
 	w := paths.Witness(roots)
+	c.onPath = func(fn *ssa.Function) bool {
+		_, _, ok := w.Path(fn)
+		return ok
+	}
 	for _, fn := range ssaRes.SrcFuncs {
 		root, chain, ok := w.Path(fn)
 		if !ok {
@@ -102,6 +106,8 @@ type checker struct {
 	owners map[*types.TypeName]bool
 	// callers are the static call sites of each package function.
 	callers map[*ssa.Function][]ssa.CallInstruction
+	// onPath reports whether a function is on the per-event path.
+	onPath func(*ssa.Function) bool
 }
 
 // callSites indexes the static calls of funcs by callee.

@@ -134,7 +134,15 @@
 //   - transports and mappers built per event (rest.TransportFor,
 //     apiutil.NewDynamicRESTMapper): not in the list yet;
 //   - helpers of other packages that build a client inside: each package is
-//     analysed on its own.
+//     analysed on its own;
+//   - code that runs per request but not per event: admission webhook
+//     handlers, HTTP handlers, a manager.Runnable's Start. They are no
+//     roots of the per-event path (a webhook that builds a clientset per
+//     request has the same cost; spinnaker-operator's account validating
+//     webhook was reviewed for it, PR 75);
+//   - a value of the controller's type made on the path
+//     (`tmp := &Reconciler{cfg: remote}`): it is not the controller, and
+//     its fields are not the controller's own.
 package clientperreconcile
 
 import _ "embed"

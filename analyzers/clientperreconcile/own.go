@@ -24,6 +24,9 @@ func (c *checker) own(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Val
 		return false
 	}
 	seen[v] = true
+	if c.isController(v.Type()) {
+		return c.theController(fn, v, depth, seen) // a field's owner, handed on
+	}
 	switch v := v.(type) {
 	case *ssa.MakeInterface:
 		return c.own(fn, v.X, depth, seen)
@@ -179,7 +182,7 @@ func isFieldPath(addr ssa.Value) bool {
 func (c *checker) stable(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
 	for {
 		if c.isController(v.Type()) {
-			return true
+			return c.theController(fn, v, depth, seen)
 		}
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
@@ -201,6 +204,32 @@ func (c *checker) stable(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.
 			return false
 		}
 	}
+}
+
+// theController reports whether v, a value of a controller type, is the
+// controller: the receiver of a method the framework or a func-typed field
+// calls (no call in the package names it), a parameter every caller passes
+// the controller to, a variable captured from where the controller is, or
+// a value made off the per-event path (the constructor's &Controller{}).
+// One made on the path (`tmp := &Reconciler{cfg: remote}`) is not.
+func (c *checker) theController(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		if len(c.callers[fn]) == 0 {
+			return true
+		}
+		return c.fromCallers(fn, x, depth, seen)
+	case *ssa.FreeVar:
+		return c.fromClosure(fn, x, depth, seen)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return c.theController(fn, x.X, depth, seen) // a captured variable's value
+		}
+		return false
+	case ssa.Instruction:
+		return !c.onPath(x.Parent())
+	}
+	return true // a package variable, a constant
 }
 
 // isController reports whether t is (a pointer to) a controller type.

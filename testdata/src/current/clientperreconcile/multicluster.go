@@ -91,3 +91,33 @@ func (r *ImpersonatingReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 	_, err = as.CoreV1().Pods(sa.Namespace).List(ctx, metav1.ListOptions{})
 	return ctrl.Result{}, err
 }
+
+// ForkReconciler makes a reconciler of its own type for a remote cluster
+// on each reconcile and lets it build its client: the value is not the
+// controller, its config not the controller's. Silent.
+type ForkReconciler struct {
+	client.Client
+	cfg *rest.Config
+}
+
+func (r *ForkReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var secret corev1.Secret
+	if err := r.Get(ctx, req.NamespacedName, &secret); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	remote, err := clientcmd.RESTConfigFromKubeConfig(secret.Data["value"])
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	fork := &ForkReconciler{cfg: remote}
+	return ctrl.Result{}, fork.listNodes(ctx)
+}
+
+func (r *ForkReconciler) listNodes(ctx context.Context) error {
+	cs, err := kubernetes.NewForConfig(r.cfg)
+	if err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	return err
+}
