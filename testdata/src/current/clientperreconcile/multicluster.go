@@ -40,7 +40,7 @@ func (r *RemoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	_, err = remote.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	_, err = remote.CoreV1().Nodes().Get(ctx, "control-plane", metav1.GetOptions{})
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -88,7 +88,7 @@ func (r *ImpersonatingReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	_, err = as.CoreV1().Pods(sa.Namespace).List(ctx, metav1.ListOptions{})
+	_, err = as.CoreV1().Namespaces().Get(ctx, sa.Namespace, metav1.GetOptions{})
 	return ctrl.Result{}, err
 }
 
@@ -118,6 +118,6 @@ func (r *ForkReconciler) listNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	_, err = cs.CoreV1().Nodes().Get(ctx, "control-plane", metav1.GetOptions{})
 	return err
 }

@@ -42,7 +42,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	_ = dClient
 	// The clientset built at start-up is the right one: silent.
-	_, err := r.Clientset.CoreV1().Pods(req.Namespace).List(ctx, metav1.ListOptions{})
+	_, err := r.Clientset.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 	return ctrl.Result{}, err
 }
 
@@ -153,7 +153,7 @@ func (r *SetupReconciler) SetupWithManager(mgr ctrl.Manager) (err error) {
 }
 
 func (r *SetupReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	_, err := r.Clientset.CoreV1().Pods(req.Namespace).Get(ctx, req.Name, metav1.GetOptions{})
+	_, err := r.Clientset.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 	return ctrl.Result{}, client.IgnoreNotFound(err)
 }
 
@@ -174,7 +174,7 @@ func (r *LazyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	_, err = cs.CoreV1().Pods(req.Namespace).Get(ctx, req.Name, metav1.GetOptions{})
+	_, err = cs.CoreV1().Namespaces().Get(ctx, req.Namespace, metav1.GetOptions{})
 	return ctrl.Result{}, client.IgnoreNotFound(err)
 }
 

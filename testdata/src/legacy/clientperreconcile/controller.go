@@ -28,6 +28,7 @@ type Controller struct {
 	// syncHandler is sample-controller's func-typed field: the path goes
 	// through it to the method stored in it.
 	syncHandler func(ctx context.Context, key string) error
+	synced      cache.InformerSynced
 }
 
 func NewController(config *rest.Config, informer cache.SharedIndexInformer) (*Controller, error) {
@@ -38,6 +39,7 @@ func NewController(config *rest.Config, informer cache.SharedIndexInformer) (*Co
 	}
 	c := &Controller{config: config, dyn: dyn, workqueue: workqueue.NewRateLimitingQueue(workqueue.DefaultControllerRateLimiter())}
 	c.syncHandler = c.syncWidget
+	c.synced = informer.HasSynced
 	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: c.onUpdate,
 	})
@@ -58,6 +60,9 @@ func (c *Controller) onUpdate(old, cur interface{}) {
 }
 
 func (c *Controller) Run(ctx context.Context) {
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced) {
+		return
+	}
 	go wait.UntilWithContext(ctx, c.runWorker, time.Second)
 }
 
@@ -112,7 +117,7 @@ func (c *Controller) ensureClientset(ctx context.Context) error {
 		}
 		c.clientset = cs
 	}
-	_, err := c.clientset.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	_, err := c.clientset.CoreV1().Namespaces().Get(ctx, "kube-system", metav1.GetOptions{})
 	return err
 }
 
@@ -127,6 +132,6 @@ func (c *Controller) RemoteSync(ctx context.Context, kubeconfig []byte) error {
 	if err != nil {
 		return fmt.Errorf("remote: %w", err)
 	}
-	_, err = cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	_, err = cs.CoreV1().Nodes().Get(ctx, "control-plane", metav1.GetOptions{})
 	return err
 }
