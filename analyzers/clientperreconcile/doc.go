@@ -54,10 +54,13 @@
 // and through closures), rest.InClusterConfig(), ctrl.GetConfigOrDie(),
 // ctrl.GetConfig(), a manager's GetConfig(), a rest.CopyConfig of one of
 // those or a local copy of it with only client settings changed (QPS,
-// Burst, UserAgent, Timeout, content types), or a client built from one.
-// And when the client is not kept: built in a sync.Once, or stored in a
-// field or package variable under a nil check of it, or put in a map, a
-// sync.Map or a cache (also by the helper's callers), it is built once.
+// Burst, UserAgent, Timeout, content types, API path), or a client built
+// from one. And when the client is not kept: built in a sync.Once, stored
+// in a field or package variable under a nil check of it or under a check
+// that a map holds the key, put in a map, a sync.Map or a cache, or an
+// informer or client taken from it kept so (also by the callers of the
+// helper that returns it, and by a helper of the package it is handed to),
+// it is built once.
 //
 // The message names the builder and the path that reaches it, from the
 // root: "kubernetes.NewForConfig in (*ExecReconciler).Reconcile →
@@ -121,9 +124,11 @@
 //   - a client built once: in main, New..., SetupWithManager, Start, or
 //     anywhere off the per-event path; in a sync.Once (Do, OnceFunc,
 //     OnceValue, OnceValues); stored in a field or package variable under a
-//     nil check of it (also where the check is in the caller that stores
-//     it), put in a map or a sync.Map, or in a cache's Add, Set or Put. A
-//     client stored in a field with no nil check is built again every time:
+//     nil check of it or a map-lookup check (also where the check is in the
+//     caller that stores it), put in a map or a sync.Map, or in a cache's
+//     Add, Set or Put; a factory whose informer is kept in a map (informers
+//     started per resource type a controller learns of at run time). A
+//     client stored in a field with no check is built again every time:
 //     reported;
 //   - a helper that returns the client to callers the package does not
 //     call it from by name (its callers may keep it);
