@@ -12,6 +12,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/finalizer"
+	"github.com/ctrllint/ctrllint/analyzers/clientperreconcile"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
@@ -43,6 +44,7 @@ var definitions = withSuppression([]*define.Definition{
 	statusupdate.Definition,
 	requeueerr.Definition,
 	patchbase.Definition,
+	clientperreconcile.Definition,
 	finalizer.Definition,
 })
 

@@ -16,5 +16,6 @@ var known = []string{
 	"statusupdate",
 	"requeueerr",
 	"patchbase",
+	"clientperreconcile",
 	"finalizer",
 }

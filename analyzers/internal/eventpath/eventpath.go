@@ -17,7 +17,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -53,14 +52,8 @@ func (p *Paths) FieldFuncs() map[*types.Var][]ssa.Value { return p.fieldFuncs }
 // same package.
 func (p *Paths) Processing() map[*ssa.Function]Owners {
 	roots := make(map[*types.TypeName][]*ssa.Function)
-	a := keyflow.New(p.pkg)
-	for _, it := range a.Gets(p.funcs) {
-		roots[OwnerOf(it.Fn)] = append(roots[OwnerOf(it.Fn)], it.Fn)
-	}
-	for _, fn := range p.funcs {
-		if m, ok := fn.Object().(*types.Func); ok && kube.IsReconcile(m) {
-			roots[OwnerOf(fn)] = append(roots[OwnerOf(fn)], fn)
-		}
+	for _, r := range p.processingRoots() {
+		roots[OwnerOf(r.Fn)] = append(roots[OwnerOf(r.Fn)], r.Fn)
 	}
 	reached := make(map[*ssa.Function]Owners)
 	for owner, fns := range roots {
@@ -82,24 +75,8 @@ func (p *Paths) PerEvent(onPath map[*ssa.Function]Owners) map[*ssa.Function]bool
 	for fn := range onPath {
 		roots = append(roots, fn)
 	}
-	for _, fn := range p.funcs {
-		if m, ok := fn.Object().(*types.Func); ok && IsKnativeReconcile(m) {
-			roots = append(roots, fn)
-		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok || !kube.IsWaitLoop(ssax.Callee(call.Common())) {
-					continue
-				}
-				for _, arg := range call.Common().Args {
-					roots = append(roots, p.local(arg))
-				}
-			}
-		}
-	}
-	for _, h := range p.Handlers() {
-		roots = append(roots, h.Fn)
+	for _, r := range p.eventRoots() {
+		roots = append(roots, r.Fn)
 	}
 	return p.Reach(roots)
 }
@@ -148,19 +125,33 @@ func (p *Paths) Handlers() []Handler {
 // other code (wait.Poll*), except to the callees New's stop names.
 func (p *Paths) Reach(roots []*ssa.Function) map[*ssa.Function]bool {
 	reached := make(map[*ssa.Function]bool)
+	p.walk(roots, func(fn, _ *ssa.Function) bool {
+		if reached[fn] {
+			return false
+		}
+		reached[fn] = true
+		return true
+	})
+	return reached
+}
+
+// walk visits roots and the package functions they reach, breadth first,
+// along the edges Reach describes: visit is told each function with the
+// one it was reached from (nil for a root) and says whether to go on from
+// it.
+func (p *Paths) walk(roots []*ssa.Function, visit func(fn, from *ssa.Function) bool) {
 	var work []*ssa.Function
-	add := func(fn *ssa.Function) {
-		if fn != nil && fn.Pkg == p.pkg && fn.Blocks != nil && !reached[fn] {
-			reached[fn] = true
+	add := func(fn, from *ssa.Function) {
+		if fn != nil && fn.Pkg == p.pkg && fn.Blocks != nil && visit(fn, from) {
 			work = append(work, fn)
 		}
 	}
 	for _, fn := range roots {
-		add(fn)
+		add(fn, nil)
 	}
 	for len(work) > 0 {
-		fn := work[len(work)-1]
-		work = work[:len(work)-1]
+		fn := work[0]
+		work = work[1:]
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
@@ -168,22 +159,21 @@ func (p *Paths) Reach(roots []*ssa.Function) map[*ssa.Function]bool {
 					continue
 				}
 				common := call.Common()
-				add(p.local(common.Value))
+				add(p.local(common.Value), fn)
 				if f := ssax.LoadedField(common.Value); f != nil {
 					for _, target := range p.fieldFuncs[f] {
-						add(p.local(target))
+						add(p.local(target), fn)
 					}
 				}
 				if p.stop != nil && p.stop(ssax.Callee(common)) {
 					continue
 				}
 				for _, arg := range common.Args {
-					add(p.local(arg))
+					add(p.local(arg), fn)
 				}
 			}
 		}
 	}
-	return reached
 }
 
 // local is the package function a function value runs, or nil.
