@@ -16,6 +16,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
+	"github.com/ctrllint/ctrllint/analyzers/ownerkind"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
@@ -40,6 +41,7 @@ var definitions = withSuppression([]*define.Definition{
 	cachesync.Definition,
 	statusupdate.Definition,
 	requeueerr.Definition,
+	ownerkind.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

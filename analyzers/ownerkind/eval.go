@@ -34,9 +34,9 @@ const (
 // A value is what an expression holds when it is built from constants: a
 // string, a group-version or a group-version-kind, part by part.
 type value struct {
-	kind                 valueKind
-	str                  part // vString
-	group, version, kind_ part
+	kind                     valueKind
+	str                      part // vString
+	group, version, kindName part
 }
 
 func gvOf(group, version part) value { return value{kind: vGV, group: group, version: version} }
@@ -46,7 +46,7 @@ func (v value) withKind(kind part) value {
 	if v.kind != vGV {
 		return value{}
 	}
-	return value{kind: vGVK, group: v.group, version: v.version, kind_: kind}
+	return value{kind: vGVK, group: v.group, version: v.version, kindName: kind}
 }
 
 // parseAPIVersion splits an apiVersion ("apps/v1", "v1") as
@@ -119,7 +119,7 @@ func (ev *evaluator) eval(e ast.Expr, fc fileCtx) value {
 		x := ev.eval(e.X, fc)
 		switch {
 		case x.kind == vGVK && e.Sel.Name == "Kind":
-			return value{kind: vString, str: x.kind_}
+			return value{kind: vString, str: x.kindName}
 		case (x.kind == vGVK || x.kind == vGV) && e.Sel.Name == "Group":
 			return value{kind: vString, str: x.group}
 		case (x.kind == vGVK || x.kind == vGV) && e.Sel.Name == "Version":
@@ -261,7 +261,7 @@ func (ev *evaluator) qualified(sel *ast.SelectorExpr, fc fileCtx) types.Object {
 		return nil
 	}
 	for _, imp := range fc.pkg.Imports() {
-		if imp.Path() == p {
+		if imp.Path() == p && ev.a.visible(imp) {
 			return imp.Scope().Lookup(sel.Sel.Name)
 		}
 	}
@@ -307,6 +307,9 @@ func (ev *evaluator) object(obj types.Object, fc fileCtx) value {
 // (an API package's ReportQueryGVK) from the source file declaring it.
 func (ev *evaluator) pkgVar(v *types.Var) value {
 	pkg := v.Pkg()
+	if !ev.a.visible(pkg) {
+		return value{}
+	}
 	if v.Name() == "SchemeGroupVersion" && kube.BuiltinGroup(pkg.Path()) != "" {
 		return builtinGV(pkg)
 	}
@@ -316,9 +319,6 @@ func (ev *evaluator) pkgVar(v *types.Var) value {
 			return value{}
 		}
 		return ev.eval(init, fileCtx{pkg: pkg, info: ev.a.pass.TypesInfo})
-	}
-	if !ev.a.visible(pkg) {
-		return value{}
 	}
 	init, imports := ev.a.src.varInit(v)
 	if init == nil {

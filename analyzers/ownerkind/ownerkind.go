@@ -252,7 +252,7 @@ func (c *checker) judge(con *construction, env map[*types.Var]binding) (verdict,
 		if gvk.kind != vGVK {
 			return v, false
 		}
-		v.group, v.kind = gvk.group, gvk.kind_
+		v.group, v.kind = gvk.group, gvk.kindName
 	} else {
 		if con.apiVersion != nil {
 			if av := ev.eval(con.apiVersion, fc); av.kind == vString {

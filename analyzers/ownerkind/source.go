@@ -147,7 +147,7 @@ func (a *checker) registrations(f *ast.File, own bool, pkg *types.Package) map[s
 				if name := typeLit(call.Args[1]); name != "" {
 					gvk := ev.eval(call.Args[0], fc)
 					if gvk.kind == vGVK {
-						out[name] = gvk.kind_
+						out[name] = gvk.kindName
 					} else {
 						out[name] = part{}
 					}

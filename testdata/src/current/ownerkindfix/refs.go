@@ -27,11 +27,11 @@ func pvcFor(set *appsv1.StatefulSet) *corev1.PersistentVolumeClaim {
 // kind instead of the owner's.
 func applyOwner(d *appsv1.Deployment) *metav1ac.OwnerReferenceApplyConfiguration {
 	return metav1ac.OwnerReference().
-						WithAPIVersion("apps/v1").
-						WithKind("ReplicaSet"). // want `owner reference names ReplicaSet.apps but its owner d is a \*v1.Deployment \(Deployment.apps\)`
-						WithName(d.Name).
-						WithUID(d.UID).
-						WithController(true)
+		WithAPIVersion("apps/v1").
+		WithKind("ReplicaSet"). // want `owner reference names ReplicaSet.apps but its owner d is a \*v1.Deployment \(Deployment.apps\)`
+		WithName(d.Name).
+		WithUID(d.UID).
+		WithController(true)
 }
 
 // An inline GVK.
