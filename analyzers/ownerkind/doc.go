@@ -26,14 +26,16 @@
 // — it reports when:
 //
 //   - the owner's static type is a concrete API type: a struct embedding
-//     metav1.ObjectMeta, of k8s.io/api (or the extension API servers'),
-//     whose group is its package's GroupName and whose kind is its name; or
+//     metav1.ObjectMeta, of k8s.io/api (or the extension API servers') and
+//     embedding metav1.TypeMeta, whose group is its package's GroupName and
+//     whose kind is its name; or
 //     of a custom API package of the module, whose group is its
 //     GroupVersion or SchemeGroupVersion variable (kubebuilder's
 //     groupversion_info.go, code-generator's register.go) and whose kind is
 //     the one it is registered under (SchemeBuilder.Register(&Foo{}) beside
 //     the type, scheme.AddKnownTypes(SchemeGroupVersion, &Foo{}) beside the
-//     group version, AddKnownTypeWithName);
+//     group version, AddKnownTypeWithName, cluster-api's init appending
+//     &Foo{} to the objectTypes its addKnownTypes registers);
 //   - and the kind, or the group, named is a constant that differs: string
 //     constants, SchemeGroupVersion.WithKind("X"), schema.GroupVersionKind
 //     and GroupVersion literals, schema.FromAPIVersionAndKind, gv.String(),
@@ -97,7 +99,8 @@
 //     variable given values more than once;
 //   - an owner of interface or unstructured type (client.Object,
 //     metav1.Object) outside a helper's call, a type not embedding
-//     ObjectMeta, and a custom type whose package has no group version
+//     ObjectMeta, a template (PodTemplateSpec embeds ObjectMeta but no
+//     TypeMeta: no kind), and a custom type whose package has no group version
 //     variable or whose registration is not beside its type or its group
 //     version;
 //   - a reference whose UID and name come from different objects, or that

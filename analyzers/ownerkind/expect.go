@@ -30,6 +30,9 @@ func (a *checker) identityOf(t types.Type) (identity, bool) {
 		return identity{}, false
 	}
 	if kube.BuiltinGroup(pkg.Path()) != "" {
+		if !embedsTypeMeta(n) {
+			return identity{}, false // a template (PodTemplateSpec embeds ObjectMeta), not a kind
+		}
 		return identity{group: builtinGV(pkg).group, kind: n.Obj().Name()}, true
 	}
 	if id, ok := a.identities[n.Obj()]; ok {
@@ -38,6 +41,21 @@ func (a *checker) identityOf(t types.Type) (identity, bool) {
 	id := a.customIdentity(n.Obj())
 	a.identities[n.Obj()] = id
 	return id, id.kind != ""
+}
+
+// embedsTypeMeta reports whether a struct embeds metav1.TypeMeta, as every
+// kind of k8s.io/api does.
+func embedsTypeMeta(n *types.Named) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Embedded() && kube.Is(f.Type(), kube.MetaV1Pkg, "TypeMeta") {
+			return true
+		}
+	}
+	return false
 }
 
 // customIdentity reads a custom API type's group from its package's group

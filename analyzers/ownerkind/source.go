@@ -114,6 +114,7 @@ func (s *sources) varInit(v *types.Var) (ast.Expr, map[string]string) {
 
 // registrations finds, in a file, the kinds under which API types are
 // registered: kubebuilder's SchemeBuilder.Register(&Foo{}, &FooList{}),
+// an init's append(objectTypes, &Foo{}) (cluster-api, registered later),
 // apimachinery's scheme.AddKnownTypes(SchemeGroupVersion, &Foo{}, ...)
 // (the Go type's name is the kind) and AddKnownTypeWithName(gvk, &Foo{})
 // (the kind is the GroupVersionKind's, when constant).
@@ -126,9 +127,24 @@ func (a *checker) registrations(f *ast.File, own bool, pkg *types.Package) map[s
 		fc.imports = imports(f)
 	}
 	ev := &evaluator{a: a}
+	inInit := false
 	ast.Inspect(f, func(n ast.Node) bool {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			inInit = fd.Recv == nil && fd.Name.Name == "init"
+			return true
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
+			return true
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && inInit {
+			// cluster-api's init: objectTypes = append(objectTypes, &Cluster{}, &ClusterList{}),
+			// registered by its addKnownTypes.
+			for _, arg := range call.Args {
+				if name := typeLit(arg); name != "" {
+					out[name] = known(name)
+				}
+			}
 			return true
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)

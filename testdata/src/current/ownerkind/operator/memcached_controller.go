@@ -85,3 +85,9 @@ func ownedBy(u *unstructured.Unstructured, owner client.Object, kind string) []m
 		{APIVersion: "apps/v1", Kind: kind, Name: u.GetName(), UID: u.GetUID()},
 	}
 }
+
+// A type registered through an init's append (cluster-api's objectTypes),
+// given a sibling's kind.
+func memberOf(pool *cachev1alpha1.MemcachedPool, m *cachev1alpha1.Memcached) {
+	m.OwnerReferences = append(m.OwnerReferences, *metav1.NewControllerRef(pool, cachev1alpha1.GroupVersion.WithKind("Memcached"))) // want `owner reference names Memcached.cache.example.com but its owner pool is a \*v1alpha1.MemcachedPool \(MemcachedPool.cache.example.com\)`
+}

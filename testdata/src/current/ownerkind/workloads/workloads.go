@@ -102,3 +102,9 @@ func refFor(set *appsv1.StatefulSet, gvk schema.GroupVersionKind) *metav1.OwnerR
 func callers(set *appsv1.StatefulSet) *metav1.OwnerReference {
 	return refFor(set, podKind) // silent: refFor assigns its parameter
 }
+
+// A template embeds ObjectMeta but is no kind: not an owner the analyzer
+// knows.
+func templateRef(set *appsv1.StatefulSet) *metav1.OwnerReference {
+	return metav1.NewControllerRef(&set.Spec.Template, podKind)
+}
