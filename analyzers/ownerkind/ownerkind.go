@@ -73,12 +73,8 @@ func run(pass *analysis.Pass) (any, error) {
 			if !ok || d.Body == nil {
 				continue
 			}
-			defs := collectLocalDefs(pass.TypesInfo, d.Body)
+			defs, cons := c.checkDecl(d)
 			fns = append(fns, fn{d, defs})
-			cons := c.constructions(d.Body, defs)
-			for _, con := range cons {
-				c.check(con)
-			}
 			if obj, ok := pass.TypesInfo.Defs[d.Name].(*types.Func); ok && len(cons) > 0 {
 				helpers[obj] = cons
 			}
@@ -93,9 +89,20 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// checkDecl checks the owner references a function builds, and returns
+// its locals and those references (for its callers, when it is a helper).
+func (c *checker) checkDecl(d *ast.FuncDecl) (*localDefs, []*construction) {
+	defer crash.At(c.pass.Fset, d.Pos())
+	defs := collectLocalDefs(c.pass.TypesInfo, d.Body)
+	cons := c.constructions(d.Body, defs)
+	for _, con := range cons {
+		c.check(con)
+	}
+	return defs, cons
+}
+
 // constructions finds the owner references a function body builds.
 func (c *checker) constructions(body *ast.BlockStmt, defs *localDefs) []*construction {
-	defer crash.At(c.pass.Fset, body.Pos())
 	info := c.pass.TypesInfo
 	var out []*construction
 	inner := map[*ast.CallExpr]bool{}
