@@ -112,6 +112,9 @@
 //   - the groups that serve the same kinds from the same storage
 //     (extensions and apps, networking.k8s.io, policy; core and
 //     events.k8s.io);
+//   - the group, when the owner's package takes it from a constant of a
+//     package the analysed one does not import directly (cert-manager's
+//     Group: certmanager.GroupName): only the kind is compared;
 //   - variables of a package the analysed one does not import directly,
 //     and helpers of other packages (kubernetes' history.NewControllerRevision
 //     is judged in its own package, where its owner is an interface);
