@@ -1,10 +1,7 @@
-// Package copiedkind is a StatefulSet controller whose controllerKind was
-// copied from the Deployment controller and not renamed. Shaped on
-// kubernetes' pkg/controller/statefulset (stateful_set.go's controllerKind,
-// stateful_set_utils.go's newVersionedStatefulSetPod), where every workload
-// controller declares its own controllerKind "so I can copy code between
-// controllers" (kubernetes PR #41984).
-package copiedkind
+// Package ownerkind holds the ownerkind analyzer's fixtures on client-go
+// v0.37 and controller-runtime v0.25: each file one real shape, the correct
+// look-alikes of kubernetes' controllers in workloads/.
+package ownerkind
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
@@ -12,6 +9,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// copiedkind: a StatefulSet controller whose controllerKind was
+// copied from the Deployment controller and not renamed. Shaped on
+// kubernetes' pkg/controller/statefulset (stateful_set.go's controllerKind,
+// stateful_set_utils.go's newVersionedStatefulSetPod), where every workload
+// controller declares its own controllerKind "so I can copy code between
+// controllers" (kubernetes PR #41984).
 
 // controllerKind contains the schema.GroupVersionKind for this controller type.
 var controllerKind = appsv1.SchemeGroupVersion.WithKind("Deployment")

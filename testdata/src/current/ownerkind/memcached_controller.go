@@ -1,6 +1,4 @@
-// Package operator is a kubebuilder reconciler (operator-sdk's memcached
-// tutorial) that builds its owner references by hand.
-package operator
+package ownerkind
 
 import (
 	"context"
@@ -16,6 +14,9 @@ import (
 
 	cachev1alpha1 "example.com/current/ownerkind/api/cache/v1alpha1"
 )
+
+// operator: a kubebuilder reconciler (operator-sdk's memcached
+// tutorial) that builds its owner references by hand.
 
 type MemcachedReconciler struct {
 	client.Client

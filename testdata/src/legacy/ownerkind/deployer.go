@@ -1,16 +1,17 @@
-// Package deployer runs a deployer pod for each deployment (a
+package ownerkind
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// deployer: runs a deployer pod for each deployment (a
 // ReplicationController) of a DeploymentConfig. Shaped on openshift/origin's
 // pkg/deploy/controller/deployment (makeDeployerPod), whose deployer pods
 // named the DeploymentConfig's kind while taking the ReplicationController's
 // name and UID: the garbage collector found no such DeploymentConfig and
 // deleted deployer pods mid-rollout (origin issue #13995, fixed in PR
 // #13996 by naming the ReplicationController).
-package deployer
-
-import (
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-)
 
 const deploymentConfigKind = "DeploymentConfig"
 

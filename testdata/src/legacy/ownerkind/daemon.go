@@ -1,10 +1,6 @@
-// Package copiedkind is a DaemonSet controller whose controllerKind was
-// copied from the ReplicaSet controller, on client-go v0.30. Shaped on
-// kubernetes' pkg/controller/daemon (daemon_controller.go's controllerKind,
-// update.go's snapshot building the ControllerRevision's controller
-// reference), and the convention of copying controllerKind between
-// controllers (kubernetes PR #41984).
-package copiedkind
+// Package ownerkind holds the ownerkind analyzer's fixtures on client-go
+// v0.30: each file one real shape, the correct look-alikes in workloads/.
+package ownerkind
 
 import (
 	apps "k8s.io/api/apps/v1"
@@ -12,6 +8,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// copiedkind: a DaemonSet controller whose controllerKind was
+// copied from the ReplicaSet controller, on client-go v0.30. Shaped on
+// kubernetes' pkg/controller/daemon (daemon_controller.go's controllerKind,
+// update.go's snapshot building the ControllerRevision's controller
+// reference), and the convention of copying controllerKind between
+// controllers (kubernetes PR #41984).
 
 var controllerKind = apps.SchemeGroupVersion.WithKind("ReplicaSet")
 

@@ -1,12 +1,4 @@
-// Package metering creates a PrestoTable for each ReportDataSource through
-// a helper that takes the owner and its GVK. Shaped on
-// kube-reporting/metering-operator 0.14.0's pkg/operator
-// (prestotables.go's createPrestoTableCR, datasources.go's
-// handleReportQueryViewDataSource), which passed the ReportQuery GVK with a
-// ReportDataSource owner: the garbage collector found no ReportQuery of
-// that name and deleted the PrestoTables (fixed in metering-operator PR
-// #724).
-package metering
+package ownerkind
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +6,15 @@ import (
 
 	cbTypes "example.com/current/ownerkind/api/metering/v1alpha1"
 )
+
+// metering: creates a PrestoTable for each ReportDataSource through
+// a helper that takes the owner and its GVK. Shaped on
+// kube-reporting/metering-operator 0.14.0's pkg/operator
+// (prestotables.go's createPrestoTableCR, datasources.go's
+// handleReportQueryViewDataSource), which passed the ReportQuery GVK with a
+// ReportDataSource owner: the garbage collector found no ReportQuery of
+// that name and deleted the PrestoTables (fixed in metering-operator PR
+// #724).
 
 type Reporting struct{ enableFinalizers bool }
 
