@@ -43,7 +43,11 @@
 //     the package assigns only in their declaration (kubernetes' var
 //     controllerKind = apps.SchemeGroupVersion.WithKind("ReplicaSet")), and
 //     variables of an imported API package read from their declaration
-//     (metering-operator's ReportQueryGVK = SchemeGroupVersion.WithKind(...)).
+//     (metering-operator's ReportQueryGVK = SchemeGroupVersion.WithKind(...);
+//     what that package's own code assigns them later is not looked at).
+//
+// The report is on the kind that is wrong (the Kind field, the WithKind
+// argument), else on the apiVersion, else on NewControllerRef.
 //
 // A function of the package that builds the reference from its parameters
 // (an owner of interface type, a GroupVersionKind or kind string: kubernetes'

@@ -315,7 +315,7 @@ func (c *checker) check(con *construction) {
 	}
 	d := analysis.Diagnostic{
 		Pos: at,
-		Message: fmt.Sprintf("owner reference names %s but its owner %s is a %s (%s): %s; name the owner's kind",
+		Message: fmt.Sprintf("owner reference names %s but its owner %s is a %s (%s): %s; name the owner's group and kind",
 			named(v), types.ExprString(con.owner), c.typeString(v.ownerType), gk(known(v.owner.kind), v.owner.group), consequence),
 	}
 	groupRight := v.group.ok && v.owner.group.ok && sameGroup(v.group.s, v.owner.group.s)
@@ -368,7 +368,7 @@ func (c *checker) checkCalls(decl *ast.FuncDecl, defs *localDefs, helpers map[*t
 			}
 			c.pass.Report(analysis.Diagnostic{
 				Pos: call.Pos(),
-				Message: fmt.Sprintf("%s builds an owner reference naming %s for its owner %s, a %s (%s): %s; pass the owner's kind",
+				Message: fmt.Sprintf("%s builds an owner reference naming %s for its owner %s, a %s (%s): %s; pass the owner's group and kind",
 					fn.Name(), named(v), ownerArg(con, sig, call), c.typeString(v.ownerType), gk(known(v.owner.kind), v.owner.group), consequence),
 			})
 			break
