@@ -19,6 +19,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/patchbase"
+	"github.com/ctrllint/ctrllint/analyzers/ownerkind"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
@@ -44,6 +45,7 @@ var definitions = withSuppression([]*define.Definition{
 	statusupdate.Definition,
 	requeueerr.Definition,
 	patchbase.Definition,
+	ownerkind.Definition,
 	clientperreconcile.Definition,
 	finalizer.Definition,
 })

@@ -37,6 +37,12 @@ var scopeReads = map[string]struct {
 	"watcher.go p":              {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
 	"handlers.go cachePkg":      {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},
 	"summary.go pkg":            {"", "Callable, called with the analysed package"},
+	"eval.go fc.pkg":            {"", "ownerkind: the analysed package or one it imports directly (checked with visible)"},
+	"eval.go imp":               {"", "ownerkind: only a package the analysed one imports directly (visible)"},
+	"eval.go obj.Pkg()":         {"", "ownerkind: compares the scope's identity, reads nothing"},
+	"eval.go pkg":               {"", "ownerkind's builtinGV: a package the analysed one imports directly (visible)"},
+	"expect.go pkg":             {"", "ownerkind's customIdentity: the owner type's package, imported directly (visible)"},
+	"ownerkind.go c.pass.Pkg":   {"", "the analysed package"},
 }
 
 // A scope read of a package known only from other packages' export data
