@@ -41,6 +41,8 @@ func run(pass *analysis.Pass) (any, error) {
 		writers:      make(map[*ssa.Function]*helperWrites),
 		paramRefresh: make(map[paramKey]bool),
 		reads:        make(map[*ssa.Function]string),
+		built:        make(map[paramKey]bool),
+		funcs:        res.SrcFuncs,
 	}
 	for _, fn := range res.SrcFuncs {
 		c.checkFunc(fn)
@@ -55,6 +57,8 @@ type checker struct {
 	writers      map[*ssa.Function]*helperWrites // which parameters a helper writes stale
 	paramRefresh map[paramKey]bool               // whether a helper may refresh or clear a parameter
 	reads        map[*ssa.Function]string        // whether a helper returns an object it read ("" no)
+	built        map[paramKey]bool               // whether a caller hands a parameter a new object
+	funcs        []*ssa.Function                 // the package's, to find callers
 }
 
 // checkFunc looks at the retries fn starts.
@@ -91,6 +95,9 @@ func (c *checker) checkRetry(outer *ssa.Function, site retrySite) {
 		}
 		if site.wait && !c.retriedOnConflict(body, w) {
 			continue // the loop does not go round again on a conflict
+		}
+		if !site.wait && !returned(w.err) {
+			continue // the write's conflict is not what the retry sees
 		}
 		if c.freeVarRefreshed(body, fv) || c.anyRefreshed(chain) {
 			continue // read again, or its resourceVersion set, inside the closure

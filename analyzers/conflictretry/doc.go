@@ -36,6 +36,7 @@
 //     a function of the package that sends its parameter that way;
 //   - sends the captured object, a DeepCopy of it, or (for the locked
 //     patch) a base that is one of these;
+//   - whose error the closure returns (as it is, or wrapped);
 //   - where the closure neither assigns the variable (the kubernetes idiom:
 //     `set = updated.DeepCopy()` after a failed attempt) nor hands the object
 //     to a Get or to code not known to leave its resourceVersion alone, nor
@@ -110,8 +111,14 @@
 //     SetResourceVersion from a fresh read), or that it hands to a function
 //     of the package that may read into it or set them, to a func value,
 //     to unknown code, or stores away;
-//   - an object built in the enclosing function (a literal): without a
+//   - an object built in the enclosing function (a literal), or a
+//     parameter for which a caller in the package passes an object it built
+//     (a literal, or a constructor's result: prometheus-operator's
+//     CreateOrUpdateService takes such a desired object): without a
 //     resourceVersion the update is unconditional and does not conflict;
+//   - a write whose error the closure does not return (logged, dropped):
+//     RetryOnConflict and OnError retry only the conflicts they are
+//     returned;
 //     and objects of unknown origin (a struct field, a global, a result of
 //     another package's helper, a variable assigned on several paths from
 //     different kinds of values);

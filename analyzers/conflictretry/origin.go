@@ -66,6 +66,9 @@ func (c *checker) readOrigin(outer *ssa.Function, v ssa.Value, mc *ssa.MakeClosu
 	v = unconvert(v)
 	switch x := v.(type) {
 	case *ssa.Parameter:
+		if c.builtByCaller(x) {
+			return "", false // a caller hands in a new object, without resourceVersion
+		}
 		return fmt.Sprintf("the parameter %s of %s", x.Name(), funcName(outer)), true
 	case *ssa.Extract:
 		if call, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
@@ -204,4 +207,79 @@ func funcName(fn *ssa.Function) string {
 		return helperName(fn)
 	}
 	return fn.Name()
+}
+
+// builtByCaller reports whether a call of the parameter's function in the
+// package passes, for it, an object the caller built (a literal, or what
+// a constructor of the package returns) rather than read: a desired
+// object, whose update carries no resourceVersion.
+func (c *checker) builtByCaller(p *ssa.Parameter) bool {
+	fn := p.Parent()
+	i := -1
+	for j, q := range fn.Params {
+		if q == p {
+			i = j
+		}
+	}
+	k := paramKey{fn, i}
+	if b, ok := c.built[k]; ok {
+		return b
+	}
+	c.built[k] = false
+	for _, caller := range c.funcs {
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || call.Common().StaticCallee() != fn || i >= len(call.Common().Args) {
+					continue
+				}
+				if c.isBuilt(caller, call.Common().Args[i], 0) {
+					c.built[k] = true
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isBuilt reports whether v is an object the function made rather than
+// read: a composite literal no controller-runtime Get fills, a variable
+// holding one, or the result of a function of the package that returns
+// one.
+func (c *checker) isBuilt(fn *ssa.Function, v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := unconvert(v).(type) {
+	case *ssa.Alloc:
+		return c.getInto(fn, x, nil, false) == ""
+	case *ssa.UnOp:
+		a, ok := x.X.(*ssa.Alloc)
+		if !ok || c.getInto(fn, a, nil, true) != "" {
+			return false
+		}
+		for _, ref := range *a.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == a && c.isBuilt(fn, st.Val, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+			return c.isBuilt(fn, call, depth+1)
+		}
+	case *ssa.Call:
+		g := x.Common().StaticCallee()
+		if g == nil || g.Pkg != c.pkg || g.Blocks == nil {
+			return false
+		}
+		for _, b := range g.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+				if a, ok := unconvert(ret.Results[0]).(*ssa.Alloc); ok && c.getInto(g, a, nil, false) == "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -200,3 +200,55 @@ func unconvert(v ssa.Value) ssa.Value {
 		}
 	}
 }
+
+// returned reports whether an error reaches a return of its function, as
+// it is or wrapped by a call (fmt.Errorf with %w, pkg/errors.Wrap): only
+// then can retry.RetryOnConflict and retry.OnError see its conflict.
+func returned(err ssa.Value) bool {
+	if err == nil {
+		return false
+	}
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{err}
+	for len(work) > 0 && len(seen) < 64 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Return:
+				return true
+			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeInterface:
+				work = append(work, ref.(ssa.Value))
+			case *ssa.Call:
+				work = append(work, ref)
+			case *ssa.Store:
+				// Into a varargs array (fmt.Errorf's) or a variable.
+				if ia, ok := ref.Addr.(*ssa.IndexAddr); ok {
+					if arr, ok := ia.X.(*ssa.Alloc); ok {
+						for _, r := range *arr.Referrers() {
+							if sl, ok := r.(*ssa.Slice); ok {
+								for _, u := range *sl.Referrers() {
+									if call, ok := u.(*ssa.Call); ok {
+										work = append(work, call)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if call, ok := v.(*ssa.Call); ok && call.Call.Signature().Results().Len() > 1 {
+			for _, ref := range *call.Referrers() {
+				if ex, ok := ref.(*ssa.Extract); ok {
+					work = append(work, ex)
+				}
+			}
+		}
+	}
+	return false
+}

@@ -253,3 +253,38 @@ func patchLabel(ctx context.Context, client kubernetes.Interface, pod *corev1.Po
 		return err
 	})
 }
+
+// logOnly logs the stale write's error and returns nil: the retry never
+// sees its conflict, so it does not resend it.
+func logOnly(ctx context.Context, client kubernetes.Interface, cm *corev1.ConfigMap) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if _, err := client.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+			println(err.Error())
+		}
+		return nil
+	})
+}
+
+// ensureService is shaped on prometheus-operator's
+// k8sutil.CreateOrUpdateService (pkg/k8sutil/k8sutil.go): the object
+// handed in is a desired one, built by the caller without a
+// resourceVersion, and the closure copies what it needs from the live one.
+func ensureService(ctx context.Context, client kubernetes.Interface, svc *corev1.Service) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		live, err := client.CoreV1().Services(svc.Namespace).Get(ctx, svc.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		svc.Spec.ClusterIP = live.Spec.ClusterIP
+		_, err = client.CoreV1().Services(svc.Namespace).Update(ctx, svc, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+func makeService(ns string) *corev1.Service {
+	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns}}
+}
+
+func syncService(ctx context.Context, client kubernetes.Interface, ns string) error {
+	return ensureService(ctx, client, makeService(ns))
+}
