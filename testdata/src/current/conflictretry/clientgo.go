@@ -288,3 +288,39 @@ func makeService(ns string) *corev1.Service {
 func syncService(ctx context.Context, client kubernetes.Interface, ns string) error {
 	return ensureService(ctx, client, makeService(ns))
 }
+
+type deploymentController struct {
+	client kubernetes.Interface
+	lister appslisters.DeploymentLister
+}
+
+// markObserved is sample-controller's updateFooStatus (a lister read and a
+// DeepCopy before the write) with the write wrapped in RetryOnConflict, as
+// its forks do: the copy is taken once, so every attempt sends the
+// resourceVersion the cache had.
+func (c *deploymentController) markObserved(ctx context.Context, ns, name string) error {
+	d, err := c.lister.Deployments(ns).Get(name)
+	if err != nil {
+		return err
+	}
+	dCopy := d.DeepCopy()
+	dCopy.Status.ObservedGeneration = dCopy.Generation
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		_, err := c.client.AppsV1().Deployments(ns).UpdateStatus(ctx, dCopy, metav1.UpdateOptions{}) // want `retry.RetryOnConflict retries UpdateStatus of dCopy, read by Get at line 302 outside the closure`
+		return err
+	})
+}
+
+// markObservedFresh copies from the lister inside the closure.
+func (c *deploymentController) markObservedFresh(ctx context.Context, ns, name string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := c.lister.Deployments(ns).Get(name)
+		if err != nil {
+			return err
+		}
+		dCopy := d.DeepCopy()
+		dCopy.Status.ObservedGeneration = dCopy.Generation
+		_, err = c.client.AppsV1().Deployments(ns).UpdateStatus(ctx, dCopy, metav1.UpdateOptions{})
+		return err
+	})
+}

@@ -30,7 +30,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	return ctrl.Result{}, err
 }
 
-// markReady reads into a pointer before the retry and retries Update.
+// markReady reads into a pointer before the retry and retries Update: the
+// shape of rabbitmq/messaging-topology-operator's reconcilers
+// (controllers/binding_controller.go, Reconcile: r.Get into binding, then
+// RetryOnConflict around r.Status().Update(ctx, binding)).
 func (r *Reconciler) markReady(ctx context.Context, key client.ObjectKey) error {
 	cm := &corev1.ConfigMap{}
 	if err := r.Get(ctx, key, cm); err != nil {
@@ -41,7 +44,7 @@ func (r *Reconciler) markReady(ctx context.Context, key client.ObjectKey) error 
 			cm.Labels = map[string]string{}
 		}
 		cm.Labels["ready"] = "true"
-		return r.Update(ctx, cm) // want `retry.RetryOnConflict retries Update of cm, read by Get at line 36 outside the closure`
+		return r.Update(ctx, cm) // want `retry.RetryOnConflict retries Update of cm, read by Get at line 39 outside the closure`
 	})
 }
 
