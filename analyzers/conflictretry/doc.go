@@ -50,7 +50,10 @@
 //
 // The message names the retry, the write, the object and where it was read.
 // Tests are analysed too: a test that retries a stale write against envtest
-// or a cluster flakes (config-sync fixed its tests for this in PR 1597).
+// or a cluster flakes (config-sync fixed its tests for this in PR 1597,
+// moco in PR 908). Test files that import a fake client (a package path
+// ending in /fake) are not: in a unit test nothing else writes the fake's
+// objects, so the retry never runs a second attempt.
 //
 // # Wrong
 //
@@ -133,6 +136,10 @@
 //     helper of another package, or through a helper of the package more
 //     than one call deep;
 //   - closures that capture nothing (a named function handed to the retry);
+//   - retries in test files that import a fake client;
+//   - retry helpers of other libraries (wrappers of RetryOnConflict, such as
+//     openshift's RetryOnConflictOrRetriable): only client-go's and
+//     apimachinery's are known;
 //   - loops written by hand (`for i := 0; i < 5; i++ { ...Update... }`).
 package conflictretry
 
