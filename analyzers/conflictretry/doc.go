@@ -12,9 +12,9 @@
 // the closure writes an object it captured from outside, read before the
 // retry began, and never reads it again, every attempt sends the same
 // resourceVersion and gets the same conflict: the retry sleeps through its
-// backoff (retry.DefaultRetry: five attempts; DefaultBackoff: four, up to
-// about a second) and fails anyway, and the change is lost or delayed until
-// the next sync. The closure must re-read the object (a Get, or a lister
+// backoff (retry.DefaultRetry: five attempts 10ms apart; DefaultBackoff:
+// four, 10ms, 50ms and 250ms apart) and fails anyway, and the change is lost
+// or delayed until the next sync. The closure must re-read the object (a Get, or a lister
 // read and DeepCopy) before changing and writing it, or refresh it after a
 // failed attempt, as kubernetes' StatefulSet status updater does.
 //
