@@ -135,6 +135,8 @@
 //   - writes made in a closure nested inside the retried one, through a
 //     helper of another package, or through a helper of the package more
 //     than one call deep;
+//   - a captured variable another closure assigns (an informer callback
+//     swapping in newer objects) or whose address is handed on;
 //   - closures that capture nothing (a named function handed to the retry);
 //   - retries in test files that import a fake client;
 //   - retry helpers of other libraries (wrappers of RetryOnConflict, such as

@@ -31,7 +31,46 @@ func (c *checker) originOf(outer *ssa.Function, mc *ssa.MakeClosure, binding ssa
 		}
 		return "", false
 	}
+	if escapes(alloc, mc) {
+		return "", false // another closure or callee may assign it meanwhile
+	}
 	return c.varOrigin(outer, alloc, mc, 0)
+}
+
+// escapes reports whether a captured pointer variable may be assigned by
+// code other than the enclosing function and the retried closure: its
+// address is handed to a call or stored, or another closure assigns it.
+func escapes(alloc *ssa.Alloc, mc *ssa.MakeClosure) bool {
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Store:
+			if ref.Addr != alloc {
+				return true // &obj stored away
+			}
+		case *ssa.MakeClosure:
+			if ref == mc {
+				continue
+			}
+			fn, _ := ref.Fn.(*ssa.Function)
+			if fn == nil {
+				return true
+			}
+			for i, b := range ref.Bindings {
+				if b != alloc || i >= len(fn.FreeVars) {
+					continue
+				}
+				for _, use := range *fn.FreeVars[i].Referrers() {
+					if st, ok := use.(*ssa.Store); ok && st.Addr == fn.FreeVars[i] {
+						return true
+					}
+				}
+			}
+		default:
+			return true // &obj handed on
+		}
+	}
+	return false
 }
 
 // varOrigin says where the objects a pointer variable holds before the

@@ -62,3 +62,18 @@ func wrapped(ctx context.Context, c kubernetes.Interface, cm *corev1.ConfigMap) 
 }
 
 var errFailed = context.Canceled
+
+// sharedVariable lets an informer callback swap in newer objects: another
+// closure assigns the captured variable, so the retried one may send a
+// fresher object than the one read before it.
+func sharedVariable(ctx context.Context, c kubernetes.Interface, onUpdate func(func(*corev1.ConfigMap))) error {
+	cm, err := c.CoreV1().ConfigMaps("ns").Get(ctx, "cm", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	onUpdate(func(newer *corev1.ConfigMap) { cm = newer.DeepCopy() })
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		_, err := c.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+		return err
+	})
+}
