@@ -91,10 +91,7 @@ func (c *checker) freeVarRefreshed(body *ssa.Function, fv *ssa.FreeVar) bool {
 	for _, ref := range *fv.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if ref.Addr == fv {
-				return true // assigned inside the closure
-			}
-			return true // the variable's address stored: unknown
+			return true // assigned inside the closure, or its address stored away
 		case *ssa.UnOp:
 			if c.refreshes(ref, 0) {
 				return true
