@@ -13,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/finalizer"
 	"github.com/ctrllint/ctrllint/analyzers/clientperreconcile"
+	"github.com/ctrllint/ctrllint/analyzers/conflictretry"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
@@ -45,6 +46,7 @@ var definitions = withSuppression([]*define.Definition{
 	statusupdate.Definition,
 	requeueerr.Definition,
 	patchbase.Definition,
+	conflictretry.Definition,
 	ownerkind.Definition,
 	clientperreconcile.Definition,
 	finalizer.Definition,

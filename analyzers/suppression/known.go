@@ -16,6 +16,7 @@ var known = []string{
 	"statusupdate",
 	"requeueerr",
 	"patchbase",
+	"conflictretry",
 	"ownerkind",
 	"clientperreconcile",
 	"finalizer",
