@@ -12,6 +12,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
+	"github.com/ctrllint/ctrllint/analyzers/handlerblocking"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
@@ -40,6 +41,7 @@ var definitions = withSuppression([]*define.Definition{
 	cachesync.Definition,
 	statusupdate.Definition,
 	requeueerr.Definition,
+	handlerblocking.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression
