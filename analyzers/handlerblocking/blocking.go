@@ -257,6 +257,14 @@ func (k *knowledge) unbuffered(ch ssa.Value) bool {
 			ch = b
 			continue
 		case *ssa.UnOp:
+			if cell := boxedVar(v.X); cell != nil {
+				val := onlyStore(cell)
+				if val == nil {
+					return false // assigned more than once
+				}
+				ch = val
+				continue
+			}
 			f := ssax.LoadedField(v)
 			if f == nil {
 				return false
@@ -274,6 +282,62 @@ func (k *knowledge) unbuffered(ch ssa.Value) bool {
 			return true
 		}
 		return false
+	}
+	return false
+}
+
+// boxedVar returns the variable a closure captured (or a function
+// declared) that addr points to, when it is a local allocation.
+func boxedVar(addr ssa.Value) *ssa.Alloc {
+	if fv, ok := addr.(*ssa.FreeVar); ok {
+		addr = binding(fv)
+	}
+	a, _ := addr.(*ssa.Alloc)
+	return a
+}
+
+// onlyStore returns the one value stored into a local variable, nil when
+// it is stored more than once or its address escapes to a call.
+func onlyStore(a *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *a.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != a || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp, *ssa.DebugRef:
+			// a load
+		case *ssa.MakeClosure:
+			if storesCaptured(r, a) {
+				return nil // a closure assigns it
+			}
+		default:
+			return nil
+		}
+	}
+	return val
+}
+
+// storesCaptured reports whether the closure mc makes stores into the
+// variable a it captures.
+func storesCaptured(mc *ssa.MakeClosure, a *ssa.Alloc) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return true
+	}
+	for i, b := range mc.Bindings {
+		if b != a || i >= len(fn.FreeVars) {
+			continue
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch ref.(type) {
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				return true // a store, or handed on to where it may be
+			}
+		}
 	}
 	return false
 }
