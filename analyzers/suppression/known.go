@@ -15,4 +15,5 @@ var known = []string{
 	"cachesync",
 	"statusupdate",
 	"requeueerr",
+	"handlerblocking",
 }
