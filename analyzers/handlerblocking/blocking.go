@@ -151,6 +151,10 @@ func (k *knowledge) apiCall(common *ssa.CallCommon) (blocker, bool) {
 		case "Create", "Update", "Patch", "Delete", "DeleteAllOf", "Apply":
 			return blocker{what: "controller-runtime client " + m + " API call", cost: apiCost}, true
 		case "Get", "List":
+			if _, name := kube.PathName(t); name == "SubResourceClient" || name == "SubResourceReader" {
+				// The cache serves no subresource: Get goes to the server.
+				return blocker{what: "controller-runtime subresource " + m + " API call", cost: apiCost}, true
+			}
 			if fromAPIReader(recv) || k.apiReaders[ssax.LoadedField(ssax.Unconvert(recv))] {
 				return blocker{what: m + " through an uncached reader (an API call)", cost: apiCost}, true
 			}

@@ -33,7 +33,9 @@
 // the package's types whose values are handed to an informer's
 // AddEventHandler, and controller-runtime's handler.Funcs and
 // predicate.Funcs functions, the map functions handed to
-// EnqueueRequestsFromMapFunc and the filters handed to NewPredicateFuncs.
+// EnqueueRequestsFromMapFunc, the filters handed to NewPredicateFuncs, and
+// the Create, Update, Delete and Generic methods of the package's types
+// used as a handler.EventHandler or a predicate.Predicate.
 // It follows each into the package's functions it calls (directly, through
 // method values, closures and func-typed fields, and through closures
 // handed to retry.RetryOnConflict and wait's Poll helpers, which run them
@@ -45,8 +47,10 @@
 //     request), of the dynamic client's resource interface, a REST
 //     request's Do, DoRaw, Stream, Watch or WatchList, a write through a
 //     controller-runtime client (Create, Update, Patch, Delete,
-//     DeleteAllOf, Apply, Status().Update...), and a Get or List through a
-//     reader that bypasses the cache (GetAPIReader, client.New);
+//     DeleteAllOf, Apply, Status().Update...), a subresource Get (the cache
+//     serves no subresource), and a Get or List through a reader that
+//     bypasses the cache (GetAPIReader, client.New, or a field that one of
+//     them is stored in);
 //   - time.Sleep, wait's Poll* and ExponentialBackoff* helpers, and
 //     cache.WaitForCacheSync (which can wait for the informer that is
 //     waiting for the handler);
@@ -120,8 +124,9 @@
 //     section (the API call in it is reported itself);
 //   - handlers whose functions come from another package, from a call's
 //     result or an interface value, and handler types registered through
-//     an interface value; controller-runtime handlers written as their own
-//     EventHandler types;
+//     an interface value, or defined in another package (prometheus-operator's
+//     ResourceReconciler, registered by the packages that use it); generic
+//     handler types;
 //   - discovery calls (a discovery client may be a cached one, and whether
 //     it is cannot be told from the type) and calls made inside helpers of
 //     other packages;

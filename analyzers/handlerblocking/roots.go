@@ -48,10 +48,12 @@ func findRoots(pass *analysis.Pass, pkg *ssa.Package, funcs []*ssa.Function, pat
 }
 
 // crRoots finds controller-runtime's handler and predicate functions:
-// those stored in handler.Funcs and predicate.Funcs (typed or not), and
-// those handed to EnqueueRequestsFromMapFunc and NewPredicateFuncs.
+// those stored in handler.Funcs and predicate.Funcs (typed or not), those
+// handed to EnqueueRequestsFromMapFunc and NewPredicateFuncs, and the
+// methods of the package's own EventHandler and Predicate types.
 func crRoots(pkg *ssa.Package, funcs []*ssa.Function) []root {
 	var roots []root
+	seen := make(map[*ssa.Function]bool)
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -68,6 +70,8 @@ func crRoots(pkg *ssa.Package, funcs []*ssa.Function) []root {
 					if h, _ := ssax.Func(pkg, instr.Val); h != nil {
 						roots = append(roots, root{fn: h, name: ssax.FieldOfAddr(fa).Name() + " of a " + what})
 					}
+				case *ssa.MakeInterface:
+					roots = append(roots, crTypeRoots(pkg, instr, seen)...)
 				case ssa.CallInstruction:
 					callee := ssax.Callee(instr.Common())
 					what := crFuncTaker(callee)
@@ -80,6 +84,44 @@ func crRoots(pkg *ssa.Package, funcs []*ssa.Function) []root {
 				}
 			}
 		}
+	}
+	return roots
+}
+
+// crTypeRoots returns the Create, Update, Delete and Generic methods of a
+// package type converted to controller-runtime's handler.EventHandler or
+// predicate.Predicate (typed or not) by mi: what a source calls for each
+// event. Each method is returned once.
+func crTypeRoots(pkg *ssa.Package, mi *ssa.MakeInterface, seen map[*ssa.Function]bool) []root {
+	path, iface := kube.PathName(mi.Type())
+	switch {
+	case path == crHandlerPkg && (iface == "EventHandler" || iface == "TypedEventHandler"):
+	case path == crPredicatePkg && (iface == "Predicate" || iface == "TypedPredicate"):
+	default:
+		return nil // not a handler or predicate interface
+	}
+	t := mi.X.Type()
+	n := kube.Named(t)
+	if n == nil || n.Obj().Pkg() != pkg.Pkg || n.TypeParams().Len() > 0 {
+		return nil // a library's handler, or a generic one
+	}
+	what := "event handler"
+	if path == crPredicatePkg {
+		what = "predicate"
+	}
+	var roots []root
+	for _, name := range []string{"Create", "Update", "Delete", "Generic"} {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, pkg.Pkg, name)
+		m, ok := obj.(*types.Func)
+		if !ok || m.Pkg() != pkg.Pkg {
+			continue // promoted from an embedded library type
+		}
+		fn := pkg.Prog.FuncValue(m)
+		if fn == nil || fn.Blocks == nil || seen[fn] {
+			continue
+		}
+		seen[fn] = true
+		roots = append(roots, root{fn: fn, name: name + " method of the " + what + " " + n.Obj().Name()})
 	}
 	return roots
 }

@@ -83,3 +83,47 @@ func (r *SecretWatcher) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 	}
 	return ctrl.Result{}, r.Update(ctx, &cm)
 }
+
+// scaleHandler is an event handler type of the package, in the shape of
+// controller-runtime v0.25.2's own enqueueRequestForOwner
+// (pkg/handler/enqueue_owner.go: Create, Update, Delete and Generic
+// methods that map the event and enqueue); its Update reads a subresource,
+// which controller-runtime's cache does not serve, and its Create only
+// enqueues (silent). scaleFilter is a predicate type reading the cache
+// (silent).
+type scaleHandler struct {
+	c client.Client
+}
+
+func (h *scaleHandler) Create(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	q.Add(reconcile.Request{NamespacedName: client.ObjectKeyFromObject(e.Object)})
+}
+
+func (h *scaleHandler) Update(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	scale := &corev1.ConfigMap{}
+	_ = h.c.SubResource("scale").Get(ctx, e.ObjectNew, scale) // want `controller-runtime subresource Get API call in the Update method of the event handler scaleHandler \(via h.Update\)`
+}
+
+func (h *scaleHandler) Delete(context.Context, event.DeleteEvent, workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+}
+
+func (h *scaleHandler) Generic(context.Context, event.GenericEvent, workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+}
+
+type scaleFilter struct {
+	predicate.Funcs
+	c client.Client
+}
+
+func (f scaleFilter) Update(e event.UpdateEvent) bool {
+	var cm corev1.ConfigMap
+	return f.c.Get(context.TODO(), client.ObjectKeyFromObject(e.ObjectNew), &cm) == nil
+}
+
+func setupScale(mgr ctrl.Manager, r reconcile.Reconciler) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&corev1.Pod{}).
+		Watches(&corev1.ConfigMap{}, &scaleHandler{c: mgr.GetClient()}).
+		WithEventFilter(scaleFilter{c: mgr.GetClient()}).
+		Complete(r)
+}
