@@ -55,6 +55,12 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	for _, h := range sections {
+		if reported[h.inner] {
+			continue // the call is in a handler: reported as such
+		}
+		if inTestFile(pass, h.fn) {
+			continue // a test's section: it arranges what it waits for
+		}
 		reportSection(pass, h, waits[h.inner])
 	}
 	return nil, nil

@@ -1,7 +1,9 @@
 package handlerblocking
 
 import (
+	"cmp"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -100,26 +102,15 @@ func order(parent map[*ssa.Function]*ssa.Function, root *ssa.Function) []*ssa.Fu
 	out := []*ssa.Function{root}
 	for i := 0; i < len(out); i++ {
 		kids := children[out[i]]
-		sortFuncs(kids)
+		slices.SortFunc(kids, func(a, b *ssa.Function) int {
+			if c := cmp.Compare(a.Pos(), b.Pos()); c != 0 {
+				return c
+			}
+			return strings.Compare(a.String(), b.String())
+		})
 		out = append(out, kids...)
 	}
 	return out
-}
-
-// sortFuncs orders functions by position, then name.
-func sortFuncs(fns []*ssa.Function) {
-	for i := 1; i < len(fns); i++ {
-		for j := i; j > 0 && less(fns[j], fns[j-1]); j-- {
-			fns[j], fns[j-1] = fns[j-1], fns[j]
-		}
-	}
-}
-
-func less(a, b *ssa.Function) bool {
-	if a.Pos() != b.Pos() {
-		return a.Pos() < b.Pos()
-	}
-	return a.String() < b.String()
 }
 
 // via names the functions from the handler root to fn, both included,
