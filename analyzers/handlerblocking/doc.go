@@ -60,7 +60,12 @@
 //   - a Lock (or RLock) of a mutex, a struct field or package variable,
 //     that another function of the package holds, with Lock, across an API
 //     call of its own (Lock, then the call before the Unlock; a deferred
-//     Unlock holds it to the end).
+//     Unlock holds it to the end), when that function runs per event (a
+//     worker, a Reconcile, a handler, a periodic pass: eventpath's
+//     per-event path). This is reported once, at the API call, where the
+//     fix goes, naming the handlers that wait (kubernetes v1.37.2's
+//     devicetainteviction: the DeviceTaintRule status worker applies the
+//     status holding the mutex every handler of the controller takes).
 //
 // # Wrong
 //
@@ -120,8 +125,11 @@
 //     results of calls);
 //   - a Lock of a mutex that no function of the package holds across an
 //     API call of its own (a helper's call under the lock is not followed),
-//     a mutex local to a function, and a Lock in the same function as the
-//     section (the API call in it is reported itself);
+//     or only set-up code does (a List under the lock before the workers
+//     start: the handlers wait once, if at all); a mutex local to a
+//     function, and a Lock in the same function as the section (the API
+//     call in it is reported itself). Mutexes are told apart by field, not
+//     by the value holding them: two values of one type share a verdict;
 //   - handlers whose functions come from another package, from a call's
 //     result or an interface value, and handler types registered through
 //     an interface value, or defined in another package (prometheus-operator's

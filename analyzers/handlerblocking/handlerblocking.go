@@ -54,7 +54,14 @@ func run(pass *analysis.Pass) (any, error) {
 			waits[h.inner] = append(waits[h.inner], w)
 		})
 	}
+	var onEvent map[*ssa.Function]bool
+	if len(sections) > 0 {
+		onEvent = paths.PerEvent(paths.Processing())
+	}
 	for _, h := range sections {
+		if !onEvent[h.fn] {
+			continue // set-up code: the handlers wait once, if at all
+		}
 		if reported[h.inner] {
 			continue // the call is in a handler: reported as such
 		}

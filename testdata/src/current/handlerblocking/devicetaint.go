@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // TaintController is shaped on kubernetes v1.37.2's device taint eviction
@@ -21,6 +22,24 @@ type TaintController struct {
 	client kubernetes.Interface
 	mutex  sync.Mutex
 	counts map[string]int
+	queue  workqueue.TypedRateLimitingInterface[string]
+}
+
+// worker handles the queue's items, as the original's worker does with
+// its rule status work items (handleWorkItem).
+func (tc *TaintController) worker(ctx context.Context) {
+	for {
+		key, shutdown := tc.queue.Get()
+		if shutdown {
+			return
+		}
+		if err := tc.maybeUpdateRuleStatus(ctx, key); err != nil {
+			tc.queue.AddRateLimited(key)
+		} else {
+			tc.queue.Forget(key)
+		}
+		tc.queue.Done(key)
+	}
 }
 
 func (tc *TaintController) Run(podInformer, nodeInformer cache.SharedIndexInformer) {
@@ -88,4 +107,16 @@ func (ct *claimTracker) onUpdate(_, cur any) {
 	ct.mu.Lock()
 	defer ct.mu.Unlock()
 	_, _ = ct.client.CoreV1().Nodes().Get(context.TODO(), "n", metav1.GetOptions{}) // want `^Nodes\(\).Get API call in the UpdateFunc handler \(via ct.onUpdate\)`
+}
+
+// warmUp lists nodes under the lock once, before the workers start (set-up
+// code, on no per-event path): the handlers wait for it at most once.
+// Silent.
+func (tc *TaintController) warmUp(ctx context.Context) {
+	tc.mutex.Lock()
+	defer tc.mutex.Unlock()
+	nodes, err := tc.client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err == nil {
+		tc.counts["nodes"] = len(nodes.Items)
+	}
 }

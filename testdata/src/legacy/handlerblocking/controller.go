@@ -90,6 +90,21 @@ type TaintController struct {
 	client kubernetes.Interface
 	mutex  sync.Mutex
 	counts map[string]int
+	queue  workqueue.RateLimitingInterface
+}
+
+func (tc *TaintController) processNext(ctx context.Context) bool {
+	key, shutdown := tc.queue.Get()
+	if shutdown {
+		return false
+	}
+	defer tc.queue.Done(key)
+	if err := tc.updateStatus(ctx, key.(string)); err != nil {
+		tc.queue.AddRateLimited(key)
+		return true
+	}
+	tc.queue.Forget(key)
+	return true
 }
 
 func (tc *TaintController) Register(informer cache.SharedIndexInformer) {
