@@ -44,6 +44,9 @@ func (r *podRecorder) OnUpdate(_, cur any) {
 }
 
 func (r *podRecorder) OnDelete(obj any) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return

@@ -157,6 +157,9 @@ func NewController(client kubernetes.Interface, informer cache.SharedIndexInform
 			}
 		},
 		DeleteFunc: func(obj interface{}) {
+			if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tomb.Obj
+			}
 			pod, ok := obj.(*corev1.Pod)
 			if !ok {
 				return
