@@ -121,8 +121,10 @@
 //     helpers above (time.AfterFunc runs its function later, elsewhere);
 //   - `select { case ch <- x: default: }` and any send in a select; sends
 //     on buffered channels (a queue its author sized, which blocks only
-//     when full) and on channels whose making is not visible (parameters,
-//     results of calls);
+//     when full: whether it fills is a matter of rates the code does not
+//     show), on channels whose making is not visible (parameters, results
+//     of calls), and on a variable or field assigned more than one channel
+//     (a closure that assigns it again included);
 //   - a Lock of a mutex that no function of the package holds across an
 //     API call of its own (a helper's call under the lock is not followed),
 //     or only set-up code does (a List under the lock before the workers
@@ -131,16 +133,20 @@
 //     call in it is reported itself). Mutexes are told apart by field, not
 //     by the value holding them: two values of one type share a verdict;
 //   - handlers whose functions come from another package, from a call's
-//     result or an interface value, and handler types registered through
-//     an interface value, or defined in another package (prometheus-operator's
+//     result or an interface value; handler values whose type the
+//     registration does not show (a parameter or field of interface type);
+//     handler types defined in another package (prometheus-operator's
 //     ResourceReconciler, registered by the packages that use it); generic
 //     handler types;
 //   - discovery calls (a discovery client may be a cached one, and whether
 //     it is cannot be told from the type) and calls made inside helpers of
 //     other packages;
-//   - handlers, and the functions they call, declared in _test.go files:
-//     tests run handlers against fake clients, where nothing waits for a
-//     server.
+//   - handlers, the functions they call and lock sections declared in
+//     _test.go files: tests run handlers against fake clients, where
+//     nothing waits for a server.
+//
+// A blocking call reached from several handlers is reported once, for the
+// first handler (in source order) that reaches it.
 package handlerblocking
 
 import _ "embed"

@@ -114,3 +114,29 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	c.queue.Forget(key)
 	return true
 }
+
+// watchDeletions is kubernetes' e2e createTestController shape
+// (test/e2e/node/taints.go): the handler sends on a channel its caller
+// hands in, whose buffer it cannot see: silent. A discovery call is not
+// judged (the client may be a cached one), and a channel that a closure
+// assigns again may be buffered by then: silent.
+func watchDeletions(informer cache.SharedIndexInformer, client kubernetes.Interface, observed chan string) {
+	pending := make(chan string)
+	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			_, _ = client.Discovery().ServerVersion()
+			pending <- "added"
+		},
+		DeleteFunc: func(obj any) {
+			if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tomb.Obj
+			}
+			if pod, ok := obj.(*corev1.Pod); ok {
+				observed <- pod.Name
+			}
+		},
+		UpdateFunc: func(_, _ any) {
+			pending = make(chan string, 10)
+		},
+	})
+}
