@@ -21,7 +21,9 @@
 // OnAdd/OnUpdate/OnDelete call the predicates and then the handler's
 // Create/Update/Delete (pkg/internal/source/event_handler.go, v0.25.2;
 // the same in v0.18), so a map function of EnqueueRequestsFromMapFunc, a
-// handler.Funcs function or a predicate that blocks stalls its source.
+// handler.Funcs function or a predicate that blocks stalls its source. (A
+// handler given to a source.Channel runs on that source's goroutine
+// instead, which it stalls the same way.)
 //
 // The idiom is that a handler only decides what to enqueue: it reads
 // listers and indexers, and adds a key to a work queue; a worker makes the
