@@ -15,6 +15,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/clientperreconcile"
 	"github.com/ctrllint/ctrllint/analyzers/conflictretry"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
+	"github.com/ctrllint/ctrllint/analyzers/handlerblocking"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
@@ -49,6 +50,7 @@ var definitions = withSuppression([]*define.Definition{
 	conflictretry.Definition,
 	ownerkind.Definition,
 	clientperreconcile.Definition,
+	handlerblocking.Definition,
 	finalizer.Definition,
 })
 

@@ -19,5 +19,6 @@ var known = []string{
 	"conflictretry",
 	"ownerkind",
 	"clientperreconcile",
+	"handlerblocking",
 	"finalizer",
 }

@@ -1,0 +1,20 @@
+package handlerblocking_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/ctrllint/ctrllint/analyzers/handlerblocking"
+)
+
+func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
+
+func TestCurrentClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("current"), handlerblocking.Analyzer, "./handlerblocking")
+}
+
+func TestLegacyClientGo(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), handlerblocking.Analyzer, "./handlerblocking")
+}
