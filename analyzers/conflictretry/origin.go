@@ -139,7 +139,7 @@ func (c *checker) readCall(outer *ssa.Function, call *ssa.Call, mc *ssa.MakeClos
 	if recv, ok := deepCopyOf(call); ok {
 		return c.readOrigin(outer, recv, mc, depth+1)
 	}
-	fn, recv, _ := callParts(call.Common())
+	fn, recv, _ := ssax.MethodCall(call.Common())
 	if fn != nil && fn.Name() == "Get" && (kube.IsTypedResourceClient(recv) || kube.IsDynamicResourceClient(recv) || kube.IsLister(recv)) {
 		return fmt.Sprintf("read by Get at line %d", c.line(call.Pos())), true
 	}
@@ -208,7 +208,7 @@ func (c *checker) getInto(fn *ssa.Function, alloc *ssa.Alloc, mc *ssa.MakeClosur
 				if !ok || !before(call, mc) {
 					continue
 				}
-				f, recv, args := callParts(call.Common())
+				f, recv, args := ssax.MethodCall(call.Common())
 				if f != nil && f.Name() == "Get" && kube.IsCRReader(recv) && len(args) >= 3 && ssax.Unconvert(args[2]) == p {
 					return fmt.Sprintf("read by Get at line %d", c.line(call.Pos()))
 				}

@@ -56,11 +56,11 @@ func staleRoot(v ssa.Value) (root ssa.Value, chain []ssa.Value) {
 
 // deepCopyOf returns the receiver of a DeepCopy or DeepCopyObject call.
 func deepCopyOf(call *ssa.Call) (ssa.Value, bool) {
-	fn, _, _ := callParts(call.Common())
+	fn, _, _ := ssax.MethodCall(call.Common())
 	if fn == nil || fn.Name() != "DeepCopy" && fn.Name() != "DeepCopyObject" {
 		return nil, false
 	}
-	return recvValue(call.Common()), true
+	return ssax.Receiver(call.Common()), true
 }
 
 // isObjectPointer reports whether t is a pointer to an API object (a
@@ -199,8 +199,8 @@ func (c *checker) metaTouched(fa *ssa.FieldAddr, depth int) bool {
 			}
 		case ssa.CallInstruction:
 			// A promoted ObjectMeta method: GetName, SetLabels, ...
-			fn, _, _ := callParts(ref.Common())
-			if fn == nil || recvValue(ref.Common()) != fa || !safeMethod(fn.Name()) {
+			fn, _, _ := ssax.MethodCall(ref.Common())
+			if fn == nil || ssax.Receiver(ref.Common()) != fa || !safeMethod(fn.Name()) {
 				return true
 			}
 		default:
@@ -292,8 +292,8 @@ func (c *checker) callRefreshes(call ssa.CallInstruction, p ssa.Value) bool {
 			return false // a failed write leaves the object as it was
 		}
 	}
-	fn, recv, _ := callParts(common)
-	if fn != nil && recvValue(common) == p {
+	fn, recv, _ := ssax.MethodCall(common)
+	if fn != nil && ssax.Receiver(common) == p {
 		if safeMethod(fn.Name()) && !kube.IsCRReader(recv) {
 			return false // a method of the object (or of a client, for its name)
 		}

@@ -49,7 +49,7 @@ func (c *checker) writesIn(fn *ssa.Function) []write {
 // and a controller-runtime Patch with an optimistic lock.
 func clientWrite(call *ssa.Call) (write, bool) {
 	common := call.Common()
-	fn, recv, args := callParts(common)
+	fn, recv, args := ssax.MethodCall(common)
 	if fn == nil {
 		return write{}, false
 	}
@@ -69,7 +69,7 @@ func clientWrite(call *ssa.Call) (write, bool) {
 		switch recvName {
 		case "Writer", "Client", "WithWatch", "client":
 		case "SubResourceWriter", "SubResourceClient", "subResourceClient":
-			if !statusWriter(recvValue(common)) {
+			if !statusWriter(ssax.Receiver(common)) {
 				return write{}, false // another subresource, or a writer from elsewhere
 			}
 			w.method = "Status()." + fn.Name()
@@ -161,7 +161,7 @@ func statusWriter(v ssa.Value) bool {
 	if !ok {
 		return false
 	}
-	fn, _, args := callParts(call.Common())
+	fn, _, args := ssax.MethodCall(call.Common())
 	if !isCRClientMethod(fn) {
 		return false
 	}
@@ -184,33 +184,6 @@ func isCRClientMethod(fn *types.Func) bool {
 	}
 	sig, _ := fn.Type().(*types.Signature)
 	return sig != nil && sig.Recv() != nil
-}
-
-// callParts returns the method a call runs, its receiver's static type and
-// its arguments without the receiver.
-func callParts(common *ssa.CallCommon) (*types.Func, types.Type, []ssa.Value) {
-	if common.IsInvoke() {
-		return common.Method, common.Value.Type(), common.Args
-	}
-	fn := ssax.Callee(common)
-	if fn == nil || len(common.Args) == 0 {
-		return nil, nil, nil
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return nil, nil, nil
-	}
-	return fn, common.Args[0].Type(), common.Args[1:]
-}
-
-func recvValue(common *ssa.CallCommon) ssa.Value {
-	if common.IsInvoke() {
-		return common.Value
-	}
-	if len(common.Args) > 0 {
-		return common.Args[0]
-	}
-	return nil
 }
 
 // helperWrites are the parameters a function of the package sends stale:

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -72,7 +73,7 @@ func newKnowledge(pkg *ssa.Package, funcs []*ssa.Function) *knowledge {
 				if f == nil {
 					continue
 				}
-				if fromAPIReader(st.Val) {
+				if kubessa.FromAPIReader(st.Val) {
 					k.apiReaders[f] = true
 				}
 				if _, ok := f.Type().Underlying().(*types.Chan); ok {
@@ -155,7 +156,7 @@ func (k *knowledge) apiCall(common *ssa.CallCommon) (blocker, bool) {
 				// The cache serves no subresource: Get goes to the server.
 				return blocker{what: "controller-runtime subresource " + m + " API call", cost: apiCost}, true
 			}
-			if fromAPIReader(recv) || k.apiReaders[ssax.LoadedField(ssax.Unconvert(recv))] {
+			if kubessa.FromAPIReader(recv) || k.apiReaders[ssax.LoadedField(ssax.Unconvert(recv))] {
 				return blocker{what: m + " through an uncached reader (an API call)", cost: apiCost}, true
 			}
 			// The manager's client reads from its cache.
@@ -223,25 +224,6 @@ func isWaitFunc(fn *types.Func) bool {
 		return false
 	}
 	return strings.HasPrefix(fn.Name(), "Poll") || strings.HasPrefix(fn.Name(), "ExponentialBackoff")
-}
-
-// fromAPIReader reports whether v comes straight from a source of
-// uncached readers (GetAPIReader, client.New).
-func fromAPIReader(v ssa.Value) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.Extract:
-			v = x.Tuple
-		case *ssa.Call:
-			return kube.IsAPIReaderSource(ssax.Callee(x.Common()))
-		default:
-			return false
-		}
-	}
 }
 
 // unbuffered reports whether every channel ch may be was made without a

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -89,7 +90,7 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 
 func (c *caches) scan(instr ssa.Instruction) {
 	if st, ok := instr.(*ssa.Store); ok {
-		if f := ssax.FieldOfAddr(st.Addr); f != nil && fromAPIReader(st.Val) {
+		if f := ssax.FieldOfAddr(st.Addr); f != nil && kubessa.FromAPIReader(st.Val) {
 			c.apiReaders[f] = true
 		}
 		return
@@ -157,25 +158,6 @@ func (c *caches) see(t types.Type) {
 // controller-runtime's cache.
 func (c *caches) informed(r read) bool {
 	return c.cached(r) || c.seen[r.key] || c.watched[r.key]
-}
-
-// fromAPIReader reports whether v is a reader from GetAPIReader or
-// client.New, looking through conversions and the client.New tuple.
-func fromAPIReader(v ssa.Value) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.Extract:
-			v = x.Tuple
-		case *ssa.Call:
-			return kube.IsAPIReaderSource(ssax.Callee(x.Common()))
-		default:
-			return false
-		}
-	}
 }
 
 // objectArg returns the object type of an object passed as an interface

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/eventpath"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -68,7 +69,7 @@ func readOf(instr ssa.Instruction, c *caches) (read, bool) {
 			return read{call: call, kind: dynamicRead, method: method, key: k}, true
 		}
 	case kube.IsCRReader(t):
-		if !fromAPIReader(recv) && !c.apiReaders[ssax.LoadedField(recv)] {
+		if !kubessa.FromAPIReader(recv) && !c.apiReaders[ssax.LoadedField(recv)] {
 			return read{}, false // the manager's cached client
 		}
 		i := 2 // Get(ctx, key, obj)

@@ -36,7 +36,7 @@ const (
 // clientSend recognises a client call that sends an object.
 func clientSend(call ssa.CallInstruction) (send, bool) {
 	common := call.Common()
-	fn, recv, args := callParts(common)
+	fn, recv, args := ssax.MethodCall(common)
 	if fn == nil {
 		return send{}, false
 	}
@@ -54,7 +54,7 @@ func clientSend(call ssa.CallInstruction) (send, bool) {
 	case statusWrite:
 		s.kind = statusSend
 	case subresourceWrite:
-		sub, known := subresource(recvValue(common))
+		sub, known := subresource(ssax.Receiver(common))
 		switch {
 		case !known, sub == "", sub == "status", sub == "approval":
 			s.kind = statusSend
@@ -116,33 +116,6 @@ func createOf(call ssa.CallInstruction, fn *types.Func, recv types.Type, args []
 	return send{kind: createSend, method: "Create", verb: "Create", objects: []ident{identOf(args[i])}, values: []ssa.Value{args[i]}, call: call}, true
 }
 
-// callParts returns the method a call runs, its receiver's static type and
-// its arguments without the receiver.
-func callParts(common *ssa.CallCommon) (*types.Func, types.Type, []ssa.Value) {
-	if common.IsInvoke() {
-		return common.Method, common.Value.Type(), common.Args
-	}
-	fn := ssax.Callee(common)
-	if fn == nil || len(common.Args) == 0 {
-		return nil, nil, nil
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return nil, nil, nil
-	}
-	return fn, common.Args[0].Type(), common.Args[1:]
-}
-
-func recvValue(common *ssa.CallCommon) ssa.Value {
-	if common.IsInvoke() {
-		return common.Value
-	}
-	if len(common.Args) > 0 {
-		return common.Args[0]
-	}
-	return nil
-}
-
 // subresource says which subresource a controller-runtime SubResourceWriter
 // writes: "" for Status(), the name given to SubResource(name) when it is a
 // constant. known is false when the writer comes from elsewhere (a field, a
@@ -152,7 +125,7 @@ func subresource(v ssa.Value) (sub string, known bool) {
 	if !ok {
 		return "", false
 	}
-	fn, _, args := callParts(call.Common())
+	fn, _, args := ssax.MethodCall(call.Common())
 	switch {
 	case isStatusSubresourceClient(fn):
 		return "", true

@@ -6,38 +6,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// registrationMethods are the informer methods that take an event handler.
-var registrationMethods = map[string]bool{
-	"AddEventHandler":                 true,
-	"AddEventHandlerWithResyncPeriod": true,
-	"AddEventHandlerWithOptions":      true,
-	"AddTypedEventHandler":            true,
-}
-
-// isHandlerRegistration reports whether fn is an informer method that
-// registers an event handler: client-go's SharedInformer family (typed and
-// untyped, including generated types such as corev1informers.PodIndexInformer)
-// and controller-runtime's cache.Informer, which wraps it.
-//
-// The receiver's type decides as well as the method's package: in compiler
-// export data (go vet), the methods of a defined interface type such as
-// `type PodIndexInformer cache.TypedSharedIndexInformer[*v1.Pod]` belong to
-// the package that defines the type, not to client-go's cache package.
-func isHandlerRegistration(fn *types.Func) bool {
-	if fn == nil || !registrationMethods[fn.Name()] || fn.Pkg() == nil {
-		return false
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return false
-	}
-	switch fn.Pkg().Path() {
-	case kube.CachePkg, kube.CRCachePkg, kube.CRCacheAPIPkg:
-		return true
-	}
-	return kube.IsInformer(sig.Recv().Type())
-}
-
 // isTombstoneType reports whether t is cache.DeletedFinalStateUnknown (the value
 // type informers deliver; see isTombstonePointer).
 func isTombstoneType(t types.Type) bool {

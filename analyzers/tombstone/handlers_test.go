@@ -65,22 +65,22 @@ func TestRegistrationAndKeyFuncs(t *testing.T) {
 	iface := cache.Scope().Lookup("SharedIndexInformer").Type()
 	for _, m := range []string{"AddEventHandler", "AddEventHandlerWithResyncPeriod", "AddEventHandlerWithOptions"} {
 		obj, _, _ := types.LookupFieldOrMethod(iface, true, cache, m)
-		if !isHandlerRegistration(obj.(*types.Func)) {
+		if !kube.IsHandlerRegistration(obj.(*types.Func)) {
 			t.Errorf("%s is not recognised as a handler registration", m)
 		}
 	}
 	typed := cache.Scope().Lookup("TypedSharedIndexInformer").Type()
 	obj, _, _ := types.LookupFieldOrMethod(typed, true, cache, "AddTypedEventHandler")
-	if !isHandlerRegistration(obj.(*types.Func)) {
+	if !kube.IsHandlerRegistration(obj.(*types.Func)) {
 		t.Errorf("AddTypedEventHandler is not recognised")
 	}
 	podIndex := pkg.Types.Scope().Lookup("informerPodIndex").Type()
 	obj, _, _ = types.LookupFieldOrMethod(podIndex, true, pkg.Types, "AddTypedEventHandler")
-	if !isHandlerRegistration(obj.(*types.Func)) {
+	if !kube.IsHandlerRegistration(obj.(*types.Func)) {
 		t.Errorf("PodIndexInformer.AddTypedEventHandler is not recognised")
 	}
 	obj, _, _ = types.LookupFieldOrMethod(iface, true, cache, "GetIndexer")
-	if isHandlerRegistration(obj.(*types.Func)) {
+	if kube.IsHandlerRegistration(obj.(*types.Func)) {
 		t.Errorf("GetIndexer is recognised as a registration")
 	}
 	for name, want := range map[string]tombstoneFunc{

@@ -183,7 +183,7 @@ func lookalikeRegistration(pass *analysis.Pass, cur inspector.Cursor) bool {
 	if !ok || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
 		return false
 	}
-	return !isHandlerRegistration(fn)
+	return !kube.IsHandlerRegistration(fn)
 }
 
 // exprName is how a message names the function a registration holds.

@@ -9,35 +9,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
-// registrationMethods are the informer methods that take an event handler.
-var registrationMethods = map[string]bool{
-	"AddEventHandler":                 true,
-	"AddEventHandlerWithResyncPeriod": true,
-	"AddEventHandlerWithOptions":      true,
-	"AddTypedEventHandler":            true,
-}
-
-// IsRegistration reports whether fn is an informer method that registers
-// an event handler: client-go's SharedInformer family (typed and untyped,
-// generated types such as corev1informers.PodIndexInformer included) and
-// controller-runtime's cache.Informer, which wraps it. The receiver's type
-// decides as well as the method's package: in export data, the methods of a
-// defined interface type belong to the package that defines it.
-func IsRegistration(fn *types.Func) bool {
-	if fn == nil || !registrationMethods[fn.Name()] || fn.Pkg() == nil {
-		return false
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return false
-	}
-	switch fn.Pkg().Path() {
-	case kube.CachePkg, kube.CRCachePkg, kube.CRCacheAPIPkg:
-		return true
-	}
-	return kube.IsInformer(sig.Recv().Type())
-}
-
 // A HandlerMethod is an OnAdd, OnUpdate or OnDelete method of one of the
 // package's types, a value of which is registered with an informer.
 type HandlerMethod struct {
@@ -58,7 +29,7 @@ func (p *Paths) HandlerMethods() []HandlerMethod {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
-				if !ok || !IsRegistration(ssax.Callee(call.Common())) {
+				if !ok || !kube.IsHandlerRegistration(ssax.Callee(call.Common())) {
 					continue
 				}
 				args := call.Common().Args

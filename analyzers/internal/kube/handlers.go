@@ -62,3 +62,35 @@ func IsWaitLoop(fn *types.Func) bool {
 	sig, _ := fn.Type().(*types.Signature)
 	return sig != nil && sig.Recv() == nil
 }
+
+// registrationMethods are the informer methods that take an event handler.
+var registrationMethods = map[string]bool{
+	"AddEventHandler":                 true,
+	"AddEventHandlerWithResyncPeriod": true,
+	"AddEventHandlerWithOptions":      true,
+	"AddTypedEventHandler":            true,
+}
+
+// IsHandlerRegistration reports whether fn is an informer method that
+// registers an event handler: client-go's SharedInformer family (typed and
+// untyped, including generated types such as corev1informers.PodIndexInformer)
+// and controller-runtime's cache.Informer, which wraps it.
+//
+// The receiver's type decides as well as the method's package: in compiler
+// export data (go vet), the methods of a defined interface type such as
+// `type PodIndexInformer cache.TypedSharedIndexInformer[*v1.Pod]` belong to
+// the package that defines the type, not to client-go's cache package.
+func IsHandlerRegistration(fn *types.Func) bool {
+	if fn == nil || !registrationMethods[fn.Name()] || fn.Pkg() == nil {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case CachePkg, CRCachePkg, CRCacheAPIPkg:
+		return true
+	}
+	return IsInformer(sig.Recv().Type())
+}

@@ -30,6 +30,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
@@ -174,4 +176,24 @@ func referenced(pass *analysis.Pass) []*types.Package {
 	// Map order must not decide the order packages are created in.
 	slices.SortFunc(out, func(a, b *types.Package) int { return strings.Compare(a.Path(), b.Path()) })
 	return out
+}
+
+// FromAPIReader reports whether v is a reader straight from a source of
+// uncached readers (controller-runtime's GetAPIReader, client.New), looking
+// through conversions and the client.New tuple.
+func FromAPIReader(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Call:
+			return kube.IsAPIReaderSource(ssax.Callee(x.Common()))
+		default:
+			return false
+		}
+	}
 }

@@ -240,3 +240,33 @@ func InTest(fn *ssa.Function) bool {
 	}
 	return false
 }
+
+// MethodCall returns the method a call runs, its receiver's static type and
+// its arguments without the receiver: for an interface invocation and for a
+// static call of a method alike. It returns nil for a call of a function.
+func MethodCall(common *ssa.CallCommon) (*types.Func, types.Type, []ssa.Value) {
+	if common.IsInvoke() {
+		return common.Method, common.Value.Type(), common.Args
+	}
+	fn := Callee(common)
+	if fn == nil || len(common.Args) == 0 {
+		return nil, nil, nil
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return nil, nil, nil
+	}
+	return fn, common.Args[0].Type(), common.Args[1:]
+}
+
+// Receiver returns the value a method call is made on: the interface of an
+// invocation, the first argument of a static method call; nil otherwise.
+func Receiver(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() {
+		return common.Value
+	}
+	if len(common.Args) > 0 {
+		return common.Args[0]
+	}
+	return nil
+}
