@@ -155,15 +155,15 @@ func (c *checker) check(fn *ssa.Function, root eventpath.Root, chain []*ssa.Func
 
 // builderOf returns the client builder a call runs, by name for messages,
 // and what it builds. ctrl.NewManager is a variable holding manager.New.
-func builderOf(common *ssa.CallCommon) (string, kube.Built, bool) {
+func builderOf(common *ssa.CallCommon) (string, built, bool) {
 	if common.IsInvoke() {
 		return "", 0, false
 	}
 	if g := aliasVar(common.Value); g != nil && g.Name() == "NewManager" {
-		return "ctrl.NewManager", kube.BuiltCache, true
+		return "ctrl.NewManager", builtCache, true
 	}
 	fn := ssax.Callee(common)
-	built, ok := kube.ClientBuilder(fn)
+	built, ok := clientBuilder(fn)
 	if !ok {
 		return "", 0, false
 	}
@@ -187,7 +187,7 @@ func aliasVar(v ssa.Value) *ssa.Global {
 
 // message names the builder, the path that reaches it and what each call
 // costs.
-func message(builder string, built kube.Built, root eventpath.Root, chain []*ssa.Function) string {
+func message(builder string, built built, root eventpath.Root, chain []*ssa.Function) string {
 	names := make([]string, len(chain))
 	for i, fn := range chain {
 		names[i] = funcName(fn)
@@ -195,9 +195,9 @@ func message(builder string, built kube.Built, root eventpath.Root, chain []*ssa
 	where := fmt.Sprintf("%s in %s", builder, strings.Join(names, " → "))
 	each := root.Kind.Each()
 	switch built {
-	case kube.BuiltInformers:
+	case builtInformers:
 		return fmt.Sprintf("%s builds an informer factory on %s from the controller's own client: once started, its informers list their resources across the cluster again and open new watches each time; build the factory once at start-up and read through its listers", where, each)
-	case kube.BuiltCache:
+	case builtCache:
 		return fmt.Sprintf("%s builds a cache with its own client and informers on %s from the controller's own config: each one opens new connections and, once started, lists and watches the cluster again; use the manager's client and cache", where, each)
 	}
 	if strings.HasSuffix(builder, "AndClient") {

@@ -98,7 +98,7 @@ func (c *checker) keptThrough(call *ssa.Call, v ssa.Value, depth int) bool {
 // controller keeps: an informer, a lister, a client of a group, resource
 // or namespace, or a generic informer (ForResource's).
 func handsOut(t types.Type) bool {
-	if kube.IsInformer(t) || kube.IsLister(t) || kube.IsBuiltClient(t) || kube.IsTypedResourceClient(t) || kube.IsDynamicResourceClient(t) {
+	if kube.IsInformer(t) || kube.IsLister(t) || isBuiltClient(t) || kube.IsTypedResourceClient(t) || kube.IsDynamicResourceClient(t) {
 		return true
 	}
 	return kube.HasMethods(t, "Informer", "Lister") // informers.GenericInformer

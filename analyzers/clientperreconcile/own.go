@@ -100,12 +100,12 @@ func (c *checker) ownCall(fn *ssa.Function, call *ssa.Call, depth int, seen map[
 		recv = common.Args[0].Type()
 	}
 	switch {
-	case kube.IsOwnConfigSource(callee), kube.IsManagerConfig(callee, recv):
+	case isOwnConfigSource(callee), isManagerConfig(callee, recv):
 		return true
 	case kube.IsFunc(callee, kube.RestPkg, "CopyConfig"):
 		return len(common.Args) == 1 && c.own(fn, common.Args[0], depth, seen) && !retargeted(call)
 	}
-	if _, ok := kube.ClientBuilder(callee); ok && len(common.Args) > 0 {
+	if _, ok := clientBuilder(callee); ok && len(common.Args) > 0 {
 		return c.own(fn, common.Args[0], depth, seen) // a client of the controller's config
 	}
 	// A helper of the package that returns one.

@@ -8,8 +8,11 @@
 // (tombstone's event handlers, cachesync's waits and late informer requests,
 // statusupdate's status subresources, the library calls that only
 // describe a value (tombstone's isInert), requeueerr's Reconcile results and
-// error functions, cachemutation's object setters): when a second analyzer
-// needs it, it moves here.
+// error functions, cachemutation's object setters, clientperreconcile's
+// client builders): when a second analyzer needs it, it moves here.
+// patches.go is the exception on its way: patchbase's patch constructors
+// and senders, and the object setters (ChangedArg) that cachemutation and
+// statusupdate each still list in their own terms.
 //
 // Everything is recognised by type — package path and object name, through
 // aliases, pointers and generic instantiation — never by how the analysed

@@ -5,6 +5,18 @@ import (
 	"strings"
 )
 
+// Packages whose functions build clients, caches and managers from a
+// *rest.Config.
+const (
+	RestPkg         = "k8s.io/client-go/rest"
+	DiscoveryPkg    = "k8s.io/client-go/discovery"
+	MetadataPkg     = "k8s.io/client-go/metadata"
+	CRClusterPkg    = "sigs.k8s.io/controller-runtime/pkg/cluster"
+	CRManagerPkg    = "sigs.k8s.io/controller-runtime/pkg/manager"
+	CRConfigPkg     = "sigs.k8s.io/controller-runtime/pkg/client/config"
+	ControllerRtPkg = "sigs.k8s.io/controller-runtime"
+)
+
 // More API packages ctrllint knows.
 const (
 	DynamicPkg         = "k8s.io/client-go/dynamic"

@@ -1,49 +1,38 @@
-package kube
+package clientperreconcile
 
 import (
 	"go/types"
 	"strings"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// Packages whose functions build clients, caches and managers from a
-// *rest.Config.
-const (
-	RestPkg          = "k8s.io/client-go/rest"
-	DiscoveryPkg     = "k8s.io/client-go/discovery"
-	MetadataPkg      = "k8s.io/client-go/metadata"
-	CRClusterPkg     = "sigs.k8s.io/controller-runtime/pkg/cluster"
-	CRManagerPkg     = "sigs.k8s.io/controller-runtime/pkg/manager"
-	CRConfigPkg      = "sigs.k8s.io/controller-runtime/pkg/client/config"
-	ControllerRtPkg  = "sigs.k8s.io/controller-runtime"
-	clientsetTypedIn = "/typed/"
-)
-
-// A Built says what a client builder returns, and so what building one
+// built says what a client builder returns, and so what building one
 // costs.
-type Built int
+type built int
 
 const (
-	// BuiltClient is a client with its own HTTP transport (its own
+	// builtClient is a client with its own HTTP transport (its own
 	// connections) and its own client-side rate limiter: clientsets,
 	// typed group clients, the dynamic, metadata and discovery clients,
 	// REST clients and the HTTP client under them, controller-runtime's
 	// client.New.
-	BuiltClient Built = iota + 1
-	// BuiltInformers is a shared informer factory: its informers list
+	builtClient built = iota + 1
+	// builtInformers is a shared informer factory: its informers list
 	// and watch the cluster again when started.
-	BuiltInformers
-	// BuiltCache is a controller-runtime cache, cluster or manager: a
+	builtInformers
+	// builtCache is a controller-runtime cache, cluster or manager: a
 	// client of its own and informers that list and watch the cluster.
-	BuiltCache
+	builtCache
 )
 
-// ClientBuilder reports whether fn, a package-level function of a library,
+// clientBuilder reports whether fn, a package-level function of a library,
 // builds a client, an informer factory or a controller-runtime cache from
 // the config or client it is given first, and what it builds. Clients are
 // recognised by what they return, so generated clientsets (any package's
 // NewForConfig returning a clientset or typed group client) are known
 // without being listed.
-func ClientBuilder(fn *types.Func) (Built, bool) {
+func clientBuilder(fn *types.Func) (built, bool) {
 	if fn == nil || fn.Pkg() == nil {
 		return 0, false
 	}
@@ -53,20 +42,20 @@ func ClientBuilder(fn *types.Func) (Built, bool) {
 	}
 	path, name := fn.Pkg().Path(), fn.Name()
 	switch path {
-	case RestPkg:
+	case kube.RestPkg:
 		switch name {
 		case "RESTClientFor", "UnversionedRESTClientFor", "HTTPClientFor":
-			return BuiltClient, true
+			return builtClient, true
 		}
 		return 0, false
-	case CRClientPkg:
+	case kube.CRClientPkg:
 		if name == "New" || name == "NewWithWatch" {
-			return BuiltClient, true
+			return builtClient, true
 		}
 		return 0, false
-	case CRClusterPkg, CRManagerPkg, CRCachePkg:
+	case kube.CRClusterPkg, kube.CRManagerPkg, kube.CRCachePkg:
 		if name == "New" {
-			return BuiltCache, true
+			return builtCache, true
 		}
 		return 0, false
 	}
@@ -74,53 +63,53 @@ func ClientBuilder(fn *types.Func) (Built, bool) {
 		return 0, false
 	}
 	result := sig.Results().At(0).Type()
-	if IsInformerFactory(result) {
-		return BuiltInformers, true
+	if kube.IsInformerFactory(result) {
+		return builtInformers, true
 	}
 	if !strings.Contains(name, "ForConfig") {
 		return 0, false
 	}
-	if isConfig(sig.Params().At(0).Type()) && IsBuiltClient(result) {
-		return BuiltClient, true
+	if isRestConfig(sig.Params().At(0).Type()) && isBuiltClient(result) {
+		return builtClient, true
 	}
 	return 0, false
 }
 
-// IsBuiltClient reports whether t is a client built from a config:
+// isBuiltClient reports whether t is a client built from a config:
 // a clientset (client-go's or a generated one: a Clientset or Interface
 // with Discovery()), a typed group client (a *Client type of a typed
 // package, with RESTClient()), the dynamic or metadata client, or a
 // discovery client.
-func IsBuiltClient(t types.Type) bool {
-	path, name := PathName(t)
+func isBuiltClient(t types.Type) bool {
+	path, name := kube.PathName(t)
 	switch path {
-	case DynamicPkg, MetadataPkg:
+	case kube.DynamicPkg, kube.MetadataPkg:
 		return true
-	case DiscoveryPkg:
+	case kube.DiscoveryPkg:
 		return strings.Contains(name, "DiscoveryClient") || name == "DiscoveryInterface"
 	}
-	if IsClientset(t) {
+	if kube.IsClientset(t) {
 		return true
 	}
-	if (name == "Clientset" || name == "Interface") && HasMethods(t, "Discovery") {
+	if (name == "Clientset" || name == "Interface") && kube.HasMethods(t, "Discovery") {
 		return true
 	}
-	return strings.Contains(path, clientsetTypedIn) && strings.HasSuffix(name, "Client") && HasMethods(t, "RESTClient")
+	return strings.Contains(path, "/typed/") && strings.HasSuffix(name, "Client") && kube.HasMethods(t, "RESTClient")
 }
 
 // isConfig reports whether t is client-go's *rest.Config.
-func isConfig(t types.Type) bool { return Is(t, RestPkg, "Config") }
+func isRestConfig(t types.Type) bool { return kube.Is(t, kube.RestPkg, "Config") }
 
-// IsOwnConfigSource reports whether fn returns the process's own
+// isOwnConfigSource reports whether fn returns the process's own
 // configuration, the same on every call: rest.InClusterConfig and
 // controller-runtime's config.GetConfig, GetConfigOrDie and
 // GetConfigWithContext (ctrl.GetConfig and ctrl.GetConfigOrDie are
 // variables holding them).
-func IsOwnConfigSource(fn *types.Func) bool {
-	if IsFunc(fn, RestPkg, "InClusterConfig") {
+func isOwnConfigSource(fn *types.Func) bool {
+	if kube.IsFunc(fn, kube.RestPkg, "InClusterConfig") {
 		return true
 	}
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != CRConfigPkg {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kube.CRConfigPkg {
 		return false
 	}
 	switch fn.Name() {
@@ -130,12 +119,12 @@ func IsOwnConfigSource(fn *types.Func) bool {
 	return false
 }
 
-// IsManagerConfig reports whether fn is GetConfig of a controller-runtime
+// isManagerConfig reports whether fn is GetConfig of a controller-runtime
 // manager or cluster: the config the manager was built with.
-func IsManagerConfig(fn *types.Func, recv types.Type) bool {
+func isManagerConfig(fn *types.Func, recv types.Type) bool {
 	if fn == nil || fn.Name() != "GetConfig" || recv == nil {
 		return false
 	}
-	path, _ := PathName(recv)
-	return path == CRManagerPkg || path == CRClusterPkg
+	path, _ := kube.PathName(recv)
+	return path == kube.CRManagerPkg || path == kube.CRClusterPkg
 }
