@@ -48,12 +48,8 @@ func drains(fn *ssa.Function) bool {
 // controller per case (for _, tc := range cases { c := newController(...);
 // ...; key, _ := c.queue.Get() }) takes one key from each.
 func freshEachRound(it *keyflow.Item) bool {
-	common := it.Get.Common()
-	v := common.Value
-	if !common.IsInvoke() {
-		v = common.Args[0]
-	}
-	for {
+	v := ssax.Receiver(it.Get.Common())
+	for v != nil {
 		switch x := v.(type) {
 		case *ssa.UnOp:
 			v = x.X
