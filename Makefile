@@ -16,13 +16,32 @@ MODULES := runtime hack/runtimebench
 # $(call in-modules,CMD): CMD in each of MODULES, stopping at the first failure.
 in-modules = @set -e; for m in $(MODULES); do echo "(cd $$m && $(1))"; (cd $$m && $(1)); done
 
-.PHONY: all build example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz fuzz-smoke \
+.PHONY: all build version example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz fuzz-smoke \
 	e2e e2e-binaries e2e-if-possible e2e-smoke work
 
 all: build
 
+# The version `ctrllint -V` prints comes from the build info, which the go
+# command stamps from git: the tag at HEAD, or a pseudo-version naming the
+# commit, +dirty for uncommitted changes (docs/release.md). -buildvcs=auto
+# overrides a GOFLAGS=-buildvcs=false (BUILDVCS=false turns it off). Where
+# .git is a file (a git worktree or submodule) the go command stamps nothing,
+# so hack/version prints the same version from git and -X stamps it.
+BUILDVCS ?= auto
+
 build:
-	$(GO) build -o $(BIN) ./cmd/ctrllint
+	@stamp=; if [ "$(BUILDVCS)" != false ] && [ ! -d .git ] && v=$$($(GO) run ./hack/version 2>/dev/null); then \
+	  stamp="-ldflags=-X=main.version=$$v"; fi; \
+	echo "$(GO) build -buildvcs=$(BUILDVCS) $$stamp -o $(BIN) ./cmd/ctrllint"; \
+	$(GO) build -buildvcs=$(BUILDVCS) $$stamp -o $(BIN) ./cmd/ctrllint
+
+# make build's binary names its version, not "devel" (outside a git checkout
+# there is none to name: skipped).
+version: build
+	@if ! git rev-parse --git-dir >/dev/null 2>&1; then echo "version: SKIPPED: not a git checkout"; exit 0; fi; \
+	out=$$(./$(BIN) -V) || exit 1; \
+	case "$$out" in "ctrllint version v"*) echo "version: PASS ($$out)";; \
+	*) echo "version: FAILED: make build's binary prints \"$$out\", want a version from git" >&2; exit 1;; esac
 
 # The bundled example: a small controller with real findings, compiled
 # against the real client-go. ctrllint exits 1 when it reports findings.
@@ -70,7 +89,7 @@ lint: build
 TEST_EXTRA :=
 -include make/*.mk
 
-test: vet unit lint example fuzz-smoke e2e-if-possible $(TEST_EXTRA)
+test: vet unit lint example version fuzz-smoke e2e-if-possible $(TEST_EXTRA)
 
 # End-to-end tests: the runtime's example controller against a real
 # kube-apiserver and etcd (envtest). hack/e2e-binaries.sh builds both from the
