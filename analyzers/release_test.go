@@ -49,13 +49,14 @@ func changelogVersions(t *testing.T) []string {
 	return out
 }
 
-// ctrllintVersion finds where a document names a version of ctrllint:
+// ctrllintVersions finds where a document names a version of ctrllint:
 // `go install github.com/ctrllint/ctrllint/...@vX`, and a YAML `version:`
 // or `rev:` within a few lines after the line naming ctrllint's module or
-// repository (.custom-gcl.yml's plugin, pre-commit's repo). golangci-lint's
-// own `version:` comes before its plugins, so it is not taken.
+// repository (.custom-gcl.yml's plugin, pre-commit's repo), by line.
+// golangci-lint's own `version:` comes before its plugins, so it is not
+// taken; nor are versions of the runtime, a module with tags of its own.
 var (
-	moduleAt    = regexp.MustCompile(`github\.com/ctrllint/ctrllint(?:/[\w./-]*)?@(v\d+\.\d+\.\d+[\w.+-]*)`)
+	moduleAt    = regexp.MustCompile(`github\.com/ctrllint/ctrllint(/[\w./-]*)?@(v\d+\.\d+\.\d+[\w.+-]*)`)
 	yamlVersion = regexp.MustCompile(`^[\s#-]*(?:version|rev):\s*["']?(v\d+\.\d+\.\d+[\w.+-]*)`)
 )
 
@@ -63,8 +64,8 @@ func ctrllintVersions(text string) map[int]string {
 	out := map[int]string{}
 	lastModule := -10
 	for i, line := range strings.Split(text, "\n") {
-		if m := moduleAt.FindStringSubmatch(line); m != nil {
-			out[i+1] = m[1]
+		if m := moduleAt.FindStringSubmatch(line); m != nil && !strings.HasPrefix(m[1], "/runtime") {
+			out[i+1] = m[2] // the runtime is a module of its own, with its own tags
 		}
 		if strings.Contains(line, "ctrllint/ctrllint") {
 			lastModule = i
@@ -117,6 +118,7 @@ repos:
     go install github.com/ctrllint/ctrllint/cmd/ctrllint@latest
   #   - module: github.com/ctrllint/ctrllint
   #     version: v0.2.0
+    go get github.com/ctrllint/ctrllint/runtime@v0.3.0
 `
 	got := ctrllintVersions(text)
 	want := map[int]string{5: "v0.1.0", 8: "v0.0.9", 9: "v0.1.1", 12: "v0.2.0"}
