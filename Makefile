@@ -24,21 +24,24 @@ all: build
 # The version `ctrllint -V` prints comes from the build info, which the go
 # command stamps from git: the tag at HEAD, or a pseudo-version naming the
 # commit, +dirty for uncommitted changes (docs/release.md). -buildvcs=auto
-# overrides a GOFLAGS=-buildvcs=false (BUILDVCS=false turns it off). Where
+# overrides a GOFLAGS=-buildvcs=false; BUILDVCS=false turns stamping off, as
+# does a git that cannot read the checkout (go build would fail on it). Where
 # .git is a file (a git worktree or submodule) the go command stamps nothing,
 # so hack/version prints the same version from git and -X stamps it.
 BUILDVCS ?= auto
 
 build:
-	@stamp=; if [ "$(BUILDVCS)" != false ] && [ ! -d .git ] && v=$$($(GO) run ./hack/version 2>/dev/null); then \
+	@vcs=$(BUILDVCS); stamp=; \
+	if [ "$$vcs" != false ] && ! git status --porcelain >/dev/null 2>&1; then vcs=false; fi; \
+	if [ "$$vcs" != false ] && [ ! -d .git ] && v=$$($(GO) run ./hack/version); then \
 	  stamp="-ldflags=-X=main.version=$$v"; fi; \
-	echo "$(GO) build -buildvcs=$(BUILDVCS) $$stamp -o $(BIN) ./cmd/ctrllint"; \
-	$(GO) build -buildvcs=$(BUILDVCS) $$stamp -o $(BIN) ./cmd/ctrllint
+	echo "$(GO) build -buildvcs=$$vcs $$stamp -o $(BIN) ./cmd/ctrllint"; \
+	$(GO) build -buildvcs=$$vcs $$stamp -o $(BIN) ./cmd/ctrllint
 
-# make build's binary names its version, not "devel" (outside a git checkout
-# there is none to name: skipped).
+# make build's binary names its version, not "devel" (outside a git checkout,
+# or one git cannot read, there is none to name: skipped).
 version: build
-	@if ! git rev-parse --git-dir >/dev/null 2>&1; then echo "version: SKIPPED: not a git checkout"; exit 0; fi; \
+	@if ! git status --porcelain >/dev/null 2>&1; then echo "version: SKIPPED: no git checkout that git can read here"; exit 0; fi; \
 	out=$$(./$(BIN) -V) || exit 1; \
 	case "$$out" in "ctrllint version v"*) echo "version: PASS ($$out)";; \
 	*) echo "version: FAILED: make build's binary prints \"$$out\", want a version from git" >&2; exit 1;; esac
