@@ -126,8 +126,9 @@ e2e-if-possible:
 	fi; \
 	$(MAKE) --no-print-directory e2e
 
+# The generated docs (analyzers/docs_test.go, analyzers/docsgen_test.go).
 docs:
-	$(GO) test ./analyzers -run TestDocsUpToDate -update
+	$(GO) test ./analyzers -run '^(TestDocsUpToDate|TestGeneratedBlocks)$$' -update
 
 # Fuzz what takes arbitrary input: suppression directives, doc.go parsing,
 # the golangci-lint plugin's settings, the editor server's frames and
