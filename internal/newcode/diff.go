@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -118,6 +119,7 @@ func ParseDiff(r io.Reader) ([]FileDiff, error) {
 	}
 	out := make([]FileDiff, len(files))
 	for i, f := range files {
+		f.normalize()
 		out[i] = *f
 	}
 	return out, nil
@@ -181,6 +183,23 @@ func (f *FileDiff) addLine(n int) {
 		return
 	}
 	f.Added = append(f.Added, Span{n, n})
+}
+
+// normalize sorts and merges what hunks in an unusual order left out of
+// order (git writes a file's hunks in order).
+func (f *FileDiff) normalize() {
+	slices.SortFunc(f.Added, func(a, b Span) int { return a.From - b.From })
+	var merged []Span
+	for _, s := range f.Added {
+		if k := len(merged); k > 0 && s.From <= merged[k-1].To+1 {
+			merged[k-1].To = max(merged[k-1].To, s.To)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	f.Added = merged
+	slices.Sort(f.Removed)
+	f.Removed = slices.Compact(f.Removed)
 }
 
 // removeAfter records lines removed after line n of the new version. A
