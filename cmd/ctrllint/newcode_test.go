@@ -210,3 +210,21 @@ func TestNewCodeErrors(t *testing.T) {
 		}
 	})
 }
+
+// The flags are in -h and in docs/README.md's table of flags.
+func TestNewCodeDocumented(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "docs", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := runNewCode("-h")
+	for _, row := range []string{"| `-new-from-rev REV` |", "| `-new-from-merge-base BRANCH` |"} {
+		if !strings.Contains(string(readme), "\n"+row) {
+			t.Errorf("docs/README.md's flags table has no row %s", row)
+		}
+		name := strings.Fields(strings.Trim(row, "|` "))[0]
+		if !strings.Contains(help.stderr, "\n  "+name+" ") {
+			t.Errorf("-h does not show %s:\n%s", name, help.stderr)
+		}
+	}
+}
