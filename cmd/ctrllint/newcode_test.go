@@ -228,3 +228,64 @@ func TestNewCodeDocumented(t *testing.T) {
 		}
 	}
 }
+
+// The real queuedone, on client-go: a change that deletes a Done()
+// leaves the finding on a line it did not touch (the return that ends the
+// path), which is reported because its function changed; a finding in a
+// function the change did not touch is not.
+func TestNewFromRevQueuedone(t *testing.T) {
+	gittest.Isolate(t)
+	fixtures := filepath.Join("..", "..", "testdata", "src", "current")
+	files := map[string]string{"ctl/ctl.go": `package ctl
+
+import "k8s.io/client-go/util/workqueue"
+
+type Controller struct {
+	queue workqueue.TypedRateLimitingInterface[string]
+}
+
+func (c *Controller) processNextWorkItem() bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	c.sync(key)
+	c.queue.Forget(key)
+	c.queue.Done(key)
+	return true
+}
+
+func (c *Controller) processOld() bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	c.sync(key)
+	return true
+}
+
+func (c *Controller) sync(key string) {}
+`}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(fixtures, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	r := gittest.Init(t, testanalyzers.WriteModule(t, files))
+	r.Commit("base")
+	r.Write(map[string]string{"ctl/ctl.go": strings.Replace(files["ctl/ctl.go"], "\tc.queue.Done(key)\n", "", 1)})
+
+	env := []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}
+	all := runBinary(t, ctrllintBin, r.Dir, env, "-enable", "queuedone", "./...")
+	if all.code != exitFindings || !strings.HasPrefix(all.stdout, "ctl/ctl.go:16:2: key from c.queue.Get() is not marked Done") ||
+		!strings.Contains(all.stdout, "\nctl/ctl.go:25:2: key from c.queue.Get() is not marked Done") {
+		t.Fatalf("without -new-from-rev: exit %d\n%s%s", all.code, all.stdout, all.stderr)
+	}
+	got := runBinary(t, ctrllintBin, r.Dir, env, "-enable", "queuedone", "-new-from-rev", "HEAD", "./...")
+	first, _, _ := strings.Cut(all.stdout, "\n")
+	if got.code != exitFindings || got.stdout != first+"\n" || got.stderr != "" {
+		t.Errorf("-new-from-rev HEAD: exit %d\n%s%s\nwant only:\n%s", got.code, got.stdout, got.stderr, first)
+	}
+}
