@@ -176,7 +176,7 @@ func TestNewCodeErrors(t *testing.T) {
 		stderr string
 	}{
 		{"unknown revision", []string{"-C", r.Dir, "-new-from-rev", "nope", "./..."},
-			"ctrllint: -new-from-rev nope: git diff nope: fatal: bad revision 'nope'\n"},
+			"ctrllint: -new-from-rev nope: git diff-index nope: fatal: bad revision 'nope'\n"},
 		{"a range", []string{"-C", r.Dir, "-new-from-rev", "main..HEAD", "./..."},
 			`ctrllint: -new-from-rev main..HEAD: "main..HEAD" is a range; give one revision, which the working tree is compared with` + "\n"},
 		{"not a git repository", []string{"-C", notRepo, "-new-from-rev", "HEAD", "./..."},
@@ -186,7 +186,7 @@ func TestNewCodeErrors(t *testing.T) {
 		{"no merge base", []string{"-C", orphan.Dir, "-new-from-merge-base", "main", "./..."},
 			"ctrllint: -new-from-merge-base main: main and HEAD have no common ancestor (git merge-base main HEAD found none)\n"},
 		{"a shallow clone", []string{"-C", shallow, "-new-from-rev", base, "./..."},
-			"ctrllint: -new-from-rev " + base + ": git diff " + base + ": fatal: bad object " + base + "\n" +
+			"ctrllint: -new-from-rev " + base + ": git diff-index " + base + ": fatal: bad object " + base + "\n" +
 				"\tthis is a shallow clone, whose history may not reach that far: fetch the history first (git fetch --unshallow, or actions/checkout with fetch-depth: 0)\n"},
 		{"both flags", []string{"-C", r.Dir, "-new-from-rev", "HEAD", "-new-from-merge-base", "main", "./..."},
 			"ctrllint: -new-from-rev and -new-from-merge-base cannot be used together\n"},

@@ -5,14 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 )
 
 // FromRev returns the changes in the working tree of the git repository
-// containing dir since rev: what `git diff rev` shows (staged and
-// unstaged changes included) and the untracked files.
+// containing dir since rev: what `git diff rev` shows (commits since rev,
+// staged and unstaged changes) and the untracked files.
 func FromRev(ctx context.Context, dir, rev string) (*Changes, error) {
 	if err := checkRev(rev); err != nil {
 		return nil, err
@@ -82,21 +83,22 @@ func openRepo(ctx context.Context, dir string) (*repo, error) {
 
 // changesSince diffs the working tree against rev.
 func (g *repo) changesSince(rev string) (*Changes, error) {
-	// From the top level, so that paths are relative to it whatever
-	// diff.relative says. The prefixes are given because diff.noprefix
-	// and diff.mnemonicPrefix change them; the rest make the output
-	// git's own unified diff whatever the user's configuration: no
-	// colour, no external diff or textconv, renames detected (diff.renames
-	// may be off), no context lines (GIT_DIFF_OPTS or diff.context may
-	// still add some: ParseDiff reads them).
-	out, err := g.run(g.top, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "-U0",
+	// git diff REV is git diff-index REV, which is the plumbing: it leaves
+	// the index alone (the porcelain refreshes its stat cache and writes it
+	// back, taking index.lock), and reads none of the diff.* settings that
+	// change the output (prefixes, renames, external diff, relative
+	// paths). It is run from the top level so that paths are relative to
+	// it; renames are asked for; the prefixes and the rest are given in
+	// case a future git reads more configuration. Context lines
+	// (GIT_DIFF_OPTS) ParseDiff reads.
+	out, err := g.run(g.top, "diff-index", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "-U0",
 		"--src-prefix=a/", "--dst-prefix=b/", rev, "--")
 	if err != nil {
 		return nil, fmt.Errorf("%v%s", err, g.shallowHint())
 	}
 	diffs, err := ParseDiff(bytes.NewReader(out))
 	if err != nil {
-		return nil, fmt.Errorf("reading git diff %s: %v", rev, err)
+		return nil, fmt.Errorf("reading git diff-index %s: %v", rev, err)
 	}
 	out, err = g.run(g.top, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
@@ -161,6 +163,9 @@ func (e *gitError) Unwrap() error { return e.err }
 func (g *repo) run(dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(g.ctx, g.git, args...)
 	cmd.Dir = dir
+	// No command here should take a lock, but a linter must not block
+	// the user's git commands if one does.
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -169,12 +174,12 @@ func (g *repo) run(dir string, args ...string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
-// shortArgs leaves out of messages the options that only pin git diff's
-// format.
+// shortArgs leaves out of messages the options that only pin git
+// diff-index's format.
 func shortArgs(args []string) []string {
 	var out []string
 	for _, a := range args {
-		if len(args) > 0 && args[0] == "diff" && strings.HasPrefix(a, "-") {
+		if args[0] == "diff-index" && strings.HasPrefix(a, "-") {
 			continue
 		}
 		out = append(out, a)

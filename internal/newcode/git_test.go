@@ -255,7 +255,7 @@ func TestErrors(t *testing.T) {
 		{"not a repository", func() error { _, err := newcode.FromRev(ctx, notRepo, "HEAD"); return err },
 			"git rev-parse --show-toplevel: fatal: not a git repository"},
 		{"unknown revision", func() error { _, err := newcode.FromRev(ctx, r.Dir, "nope"); return err },
-			"git diff nope: fatal: bad revision 'nope'"},
+			"git diff-index nope: fatal: bad revision 'nope'"},
 		{"an option for a revision", func() error { _, err := newcode.FromRev(ctx, r.Dir, "--output=x"); return err },
 			`"--output=x" is not a revision`},
 		{"a range", func() error { _, err := newcode.FromRev(ctx, r.Dir, "HEAD~1..HEAD"); return err },
@@ -304,12 +304,41 @@ func TestShallowClone(t *testing.T) {
 	r.Git("clone", "-q", "--depth=1", "--no-single-branch", "file://"+r.Dir, clone)
 	ctx := context.Background()
 	_, err := newcode.FromRev(ctx, clone, first)
-	if err == nil || !strings.Contains(err.Error(), "git diff "+first+": fatal: bad") ||
+	if err == nil || !strings.Contains(err.Error(), "git diff-index "+first+": fatal: bad") ||
 		!strings.Contains(err.Error(), "this is a shallow clone, whose history may not reach that far: fetch the history first (git fetch --unshallow, or actions/checkout with fetch-depth: 0)") {
 		t.Errorf("FromRev: %v", err)
 	}
 	_, err = newcode.FromMergeBase(ctx, clone, "origin/side")
 	if err == nil || !strings.Contains(err.Error(), "origin/side and HEAD have no common ancestor") || !strings.Contains(err.Error(), "shallow clone") {
 		t.Errorf("FromMergeBase: %v", err)
+	}
+}
+
+// git diff would refresh the index's stat cache and write it back (taking
+// index.lock); a linter leaves the repository as it was.
+func TestLeavesIndexAlone(t *testing.T) {
+	r := newRepo(t)
+	r.Write(map[string]string{"a.go": "package m\n", "b.go": "package m\n"})
+	base := r.Commit("base")
+	// a.go's time changes and its content does not; b.go changes.
+	r.Write(map[string]string{"a.go": "package m\n", "b.go": "package m\n\nvar B = 1\n"})
+	index := filepath.Join(r.Dir, ".git", "index")
+	before, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newcode.FromRev(context.Background(), r.Dir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(before) != string(after) {
+		t.Error("the index was rewritten")
+	}
+	if c.Touched(filepath.Join(r.Dir, "a.go"), 1, 1) || !c.Added(filepath.Join(r.Dir, "b.go"), 3, 3) {
+		t.Error("want a.go unchanged (only its time changed), b.go's line 3 added")
 	}
 }
