@@ -133,7 +133,7 @@ func (g *repo) shallowHint() string {
 	if g.top == "" {
 		return ""
 	}
-	out, err := exec.CommandContext(g.ctx, g.git, "-C", g.top, "rev-parse", "--is-shallow-repository").Output()
+	out, err := g.run(g.top, "rev-parse", "--is-shallow-repository")
 	if err != nil || strings.TrimSpace(string(out)) != "true" {
 		return ""
 	}
