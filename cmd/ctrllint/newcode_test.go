@@ -101,6 +101,16 @@ func TestNewFromRev(t *testing.T) {
 		}
 	}
 
+	// Through a symbolic link to the repository (macOS's /var is one):
+	// the findings' paths and git's top level are compared resolved.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(r.Dir, link); err != nil {
+		t.Fatal(err)
+	}
+	if got := runNewCode("-C", link, "-new-from-rev", base, "./..."); got.code != exitFindings || got.stdout != want || got.stderr != "" {
+		t.Errorf("through a symbolic link: exit %d\n%s\nwant:\n%s\nstderr:\n%s", got.code, got.stdout, want, got.stderr)
+	}
+
 	// From a subdirectory: paths are printed relative to it, as always,
 	// and the repository is the one containing it.
 	sub := filepath.Join(r.Dir, "sub")
