@@ -27,6 +27,7 @@ type options struct {
 	version  bool
 	cpuprof  string
 	memprof  string
+	newCode  newCodeOptions
 	patterns []string
 }
 
@@ -70,6 +71,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	o.newCode.register(fs)
 	// Each analyzer's own flags, as -NAME.FLAG: the spelling go vet's
 	// unitchecker uses, so one command line works in both modes.
 	for _, a := range all {
@@ -87,6 +89,9 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	case "text", "json", "sarif":
 	default:
 		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want text, json or sarif)\n", o.format)
+		return nil, errUsage
+	}
+	if !o.newCode.check(fs, stderr) {
 		return nil, errUsage
 	}
 	o.patterns = fs.Args()

@@ -143,6 +143,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 		return exitError
 	}
+	keepNew, err := o.newCode.filter(ctx, wd)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
 	res, err := driver.Analyze(ctx, &driver.Config{
 		Dir:       wd,
 		Patterns:  o.patterns,
@@ -171,7 +176,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	rel := relativizer(wd)
 
-	findings := res.Findings
+	findings := keepNew(res.Findings)
 	if o.fix {
 		findings, err = applyFixes(findings, stderr, rel)
 		if err != nil {
