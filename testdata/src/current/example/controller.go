@@ -1,15 +1,17 @@
-// Package example is the controller `make example` runs ctrllint on: two
-// small controllers that read like real ones, with one deliberate bug for
-// each of ctrllint's analyzers. Each bug line carries a comment naming the
-// analyzer that reports it; everything else is the right shape and stays
-// silent.
-//
 // This file and sync.go are a client-go controller shaped on
-// k8s.io/sample-controller's controller.go, with Deployments in the place
-// of Foos: for each Deployment annotated example.com/expose it keeps a
-// Service in front of its pods and lists the Service in a ConfigMap of the
-// namespace. reconciler.go is a controller-runtime reconciler, shaped on a
-// kubebuilder one, that provisions cloud load balancers for Services.
+// k8s.io/sample-controller's controller.go (Run, runWorker,
+// processNextWorkItem, syncHandler), with Deployments in the place of Foos.
+// Its bugs are deliberate: each is marked by a comment naming the analyzer
+// that reports it.
+
+// Package example is what `make example` runs ctrllint on: two small
+// controllers that read like real ones, with one deliberate bug for each of
+// ctrllint's analyzers, and everything else in the right shape, which
+// ctrllint leaves alone. The client-go controller (controller.go, sync.go)
+// keeps a Service in front of the pods of each Deployment annotated
+// example.com/expose, and lists it in a ConfigMap of the namespace; the
+// controller-runtime reconciler (reconciler.go) provisions cloud load
+// balancers for Services.
 package example
 
 import (
@@ -72,13 +74,12 @@ func NewController(
 		workqueue:         workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
 	}
 
-	// Deployments are synced when they change, and when they go (their
-	// Service and their line in the ConfigMap go with them).
+	// Deployments are synced when they come, change and go.
 	deploymentInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: c.enqueueDeployment,
 		UpdateFunc: func(old, new interface{}) {
-			// suppression: with a space after //, the line below is no directive
-			// ctrllint:ignore tombstone update events never carry tombstones
+			// suppression: no analyzer is called tombstones, so the directive below suppresses nothing
+			//ctrllint:ignore tombstones update events never carry tombstones
 			newDepl := new.(*appsv1.Deployment)
 			oldDepl := old.(*appsv1.Deployment)
 			if newDepl.ResourceVersion == oldDepl.ResourceVersion {
@@ -181,12 +182,12 @@ func (c *Controller) enqueueDeployment(obj interface{}) {
 // handleService enqueues the exposed Deployment that owns a deleted
 // Service, so that its sync creates the Service again.
 func (c *Controller) handleService(obj interface{}) {
-	svc := obj.(*corev1.Service) // tombstone
+	svc := obj.(*corev1.Service) // tombstone: panics on the tombstone of a deletion the watch missed
 	ref := metav1.GetControllerOf(svc)
 	if ref == nil || ref.Kind != controllerKind.Kind {
 		return
 	}
-	d, err := c.kubeclientset.AppsV1().Deployments(svc.Namespace).Get(context.TODO(), ref.Name, metav1.GetOptions{}) // handlerblocking: an API call on the informer's delivery goroutine
+	d, err := c.kubeclientset.AppsV1().Deployments(svc.Namespace).Get(context.TODO(), ref.Name, metav1.GetOptions{}) // handlerblocking: every later event waits for this call
 	if err != nil || d.Annotations[exposeAnnotation] != "true" {
 		return
 	}

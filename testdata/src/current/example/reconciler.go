@@ -1,3 +1,10 @@
+// This file is a controller-runtime reconciler shaped on the one kubebuilder
+// scaffolds (with the finalizer of the kubebuilder book's "Using
+// Finalizers"): it provisions a cloud load balancer for each Service of type
+// LoadBalancer and deletes it, behind a finalizer, when the Service goes. Its
+// bugs are deliberate: each is marked by a comment naming the analyzer that
+// reports it.
+
 package example
 
 import (
@@ -12,11 +19,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
-
-// This file is a controller-runtime reconciler shaped on the one kubebuilder
-// scaffolds (and its book's finalizer chapter): it provisions a cloud load
-// balancer for each Service of type LoadBalancer and removes it, behind a
-// finalizer, when the Service is deleted.
 
 // lbFinalizer keeps a Service until its load balancer is gone.
 const lbFinalizer = "example.com/load-balancer"
@@ -43,6 +45,10 @@ type LoadBalancerReconciler struct {
 	client.Client
 	Cloud LoadBalancers
 }
+
+// +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=core,resources=services/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=core,resources=services/finalizers,verbs=update
 
 // Reconcile moves a Service's load balancer towards the Service's spec.
 func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -86,7 +92,7 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	}
 
 	if svc.Annotations[lbIDAnnotation] != id {
-		patch := client.MergeFrom(&svc) // patchbase: the base is the object changed below
+		patch := client.MergeFrom(&svc) // patchbase: the patch is {}, its base being the object changed below
 		metav1.SetMetaDataAnnotation(&svc.ObjectMeta, lbIDAnnotation, id)
 		if err := r.Patch(ctx, &svc, patch); err != nil {
 			return ctrl.Result{}, err
@@ -101,7 +107,7 @@ func (r *LoadBalancerReconciler) setIngress(ctx context.Context, svc *corev1.Ser
 		return nil
 	}
 	svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: ip}}
-	return r.Update(ctx, svc) // statusupdate: status is a subresource
+	return r.Update(ctx, svc) // statusupdate: Update ignores status, a subresource of Service
 }
 
 // SetupWithManager registers the reconciler with the manager.

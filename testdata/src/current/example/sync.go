@@ -1,3 +1,8 @@
+// This file is the sync half of the client-go controller in controller.go,
+// shaped on sample-controller's syncHandler and newDeployment. Its bugs are
+// deliberate: each is marked by a comment naming the analyzer that reports
+// it.
+
 package example
 
 import (
@@ -47,7 +52,7 @@ func (c *Controller) syncHandler(ctx context.Context, namespace, name string) er
 	}
 
 	if d.Annotations[serviceAnnotation] != d.Name {
-		d.Annotations[serviceAnnotation] = d.Name // cachemutation
+		d.Annotations[serviceAnnotation] = d.Name // cachemutation: changes the informer's copy, which every reader shares
 		if _, err := c.kubeclientset.AppsV1().Deployments(namespace).Update(ctx, d, metav1.UpdateOptions{FieldManager: fieldManager}); err != nil {
 			return err
 		}
@@ -56,7 +61,7 @@ func (c *Controller) syncHandler(ctx context.Context, namespace, name string) er
 	// Create the Service, or find the one an earlier sync created.
 	svc, err := c.kubeclientset.CoreV1().Services(namespace).Create(ctx, newService(d), metav1.CreateOptions{FieldManager: fieldManager})
 	if errors.IsAlreadyExists(err) {
-		svc, err = c.kubeclientset.CoreV1().Services(namespace).Get(ctx, d.Name, metav1.GetOptions{}) // listerbypass
+		svc, err = c.kubeclientset.CoreV1().Services(namespace).Get(ctx, d.Name, metav1.GetOptions{}) // listerbypass: a GET per sync for what the lister holds
 	}
 	if err != nil {
 		return err
@@ -93,7 +98,7 @@ func (c *Controller) recordService(ctx context.Context, d *appsv1.Deployment) er
 	index.Data[d.Name] = serviceHost(d)
 	// Other Deployments' syncs write the index too.
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		_, err := configMaps.Update(ctx, index, metav1.UpdateOptions{FieldManager: fieldManager}) // conflictretry
+		_, err := configMaps.Update(ctx, index, metav1.UpdateOptions{FieldManager: fieldManager}) // conflictretry: each attempt resends the resourceVersion read above
 		return err
 	})
 }
@@ -126,8 +131,8 @@ func newIndex(d *appsv1.Deployment) *corev1.ConfigMap {
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      indexName,
 			Namespace: d.Namespace,
-			OwnerReferences: []metav1.OwnerReference{
-				*metav1.NewControllerRef(d, controllerKind), // sharedowner: every exposed Deployment of the namespace owns the one index
+			OwnerReferences: []metav1.OwnerReference{ // sharedowner: every exposed Deployment of the namespace owns the one index
+				*metav1.NewControllerRef(d, controllerKind),
 			},
 		},
 		Data: map[string]string{d.Name: serviceHost(d)},
