@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"maps"
@@ -158,20 +157,17 @@ func TestExampleOutput(t *testing.T) {
 		return m
 	}
 	files := snapshot()
-	cmd := exec.Command(filepath.Join(root, "hack", "example.sh"))
-	cmd.Env = append(os.Environ(), "CTRLLINT="+ctrllintBin, "GOPROXY=off", "GOFLAGS=-mod=mod")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("hack/example.sh: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	r := runExampleScript(t, root, ctrllintBin)
+	if r.code != 0 {
+		t.Fatalf("hack/example.sh: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	if stderr.Len() > 0 {
-		t.Errorf("hack/example.sh wrote to stderr:\n%s", stderr.String())
+	if r.stderr != "" {
+		t.Errorf("hack/example.sh wrote to stderr:\n%s", r.stderr)
 	}
 	if after := snapshot(); !maps.Equal(files, after) {
 		t.Errorf("hack/example.sh changed the checked-in example")
 	}
-	out := stdout.String()
+	out := r.stdout
 	if !strings.Contains(out, "\n--- a/example/") || !strings.Contains(out, "\n+++ b/example/") {
 		t.Errorf("no diff in the output of hack/example.sh:\n%s", out)
 	}
@@ -198,4 +194,56 @@ func TestExampleOutput(t *testing.T) {
 		return
 	}
 	t.Errorf("README.md's output of make example is stale; run go test ./cmd/ctrllint -run TestExampleOutput -update-example\nwant:\n%s", block)
+}
+
+// runExampleScript runs hack/example.sh with bin as ctrllint.
+func runExampleScript(t *testing.T, root, bin string) result {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(root, "hack", "example.sh"))
+	cmd.Env = append(os.Environ(), "CTRLLINT="+bin, "GOPROXY=off", "GOFLAGS=-mod=mod")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("running hack/example.sh: %v", err)
+		}
+		code = ee.ExitCode()
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// TestExampleScriptFails: make example fails, saying why, when ctrllint
+// finds nothing or fails, when -fix fails or fixes nothing, and when the
+// binary is missing. Stand-ins for ctrllint exit as told.
+func TestExampleScriptFails(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	stub := func(name, script string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct {
+		name, script, want string
+	}{
+		{"clean", "exit 0\n", "example: FAILED: ctrllint exited 0, want 1 (findings)"},
+		{"broken", "echo 'ctrllint: cannot load' >&2; exit 2\n", "example: FAILED: ctrllint exited 2, want 1 (findings)"},
+		{"fixfails", `[ "$1" = -fix ] && { echo 'ctrllint: writing: disk full' >&2; exit 2; }; exit 1` + "\n", "example: FAILED: ctrllint -fix exited 2, want 1 (findings left without a fix)"},
+		{"fixesnothing", "exit 1\n", "example: FAILED: ctrllint -fix applied no fix"},
+	} {
+		r := runExampleScript(t, root, stub(tc.name, tc.script))
+		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", tc.name, r.code, r.stderr, tc.want)
+		}
+	}
+	if r := runExampleScript(t, root, filepath.Join(dir, "missing")); r.code != 1 || !strings.Contains(r.stderr, "missing not built") {
+		t.Errorf("missing binary: exit %d, stderr %q", r.code, r.stderr)
+	}
 }
