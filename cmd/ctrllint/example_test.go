@@ -36,7 +36,7 @@ func exampleModule(t *testing.T) string {
 func exampleFindings(t *testing.T, dir string, flags ...string) []jsonFinding {
 	t.Helper()
 	args := append(append([]string{"-f", "json"}, flags...), "./"+exampleDir+"/...")
-	r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}, args...)
+	r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, args...)
 	if r.code != exitFindings {
 		t.Fatalf("ctrllint %s: exit %d, want %d (findings)\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, exitFindings, r.stdout, r.stderr)
 	}
@@ -200,7 +200,7 @@ func TestExampleOutput(t *testing.T) {
 func runExampleScript(t *testing.T, root, bin string) result {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(root, "hack", "example.sh"))
-	cmd.Env = append(os.Environ(), "CTRLLINT="+bin, "GOPROXY=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "CTRLLINT="+bin, "GOPROXY=off")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	code := 0
