@@ -1,5 +1,0 @@
-package plugin
-
-import "github.com/ctrllint/ctrllint/internal/config"
-
-var flagNames = config.FlagNames
