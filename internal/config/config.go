@@ -95,8 +95,6 @@ type Problem struct {
 	Msg string
 }
 
-func (p Problem) String() string { return p.Msg }
-
 // Decode checks settings decoded as a JSON object (key -> raw value) against
 // the analyzers in all and returns them, or every problem found.
 func Decode(fields map[string]json.RawMessage, all []*analysis.Analyzer, front Front) (Settings, []Problem) {
@@ -112,7 +110,9 @@ func Decode(fields map[string]json.RawMessage, all []*analysis.Analyzer, front F
 	fail := func(path []string, format string, args ...any) {
 		problems = append(problems, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
 	}
-	badNames := false // an unknown analyzer name: the selection is not checked
+	// A list that is wrong is reported once: the selection of the rest is
+	// not checked.
+	badList := false
 	for _, key := range slices.Sorted(maps.Keys(fields)) {
 		val := fields[key]
 		switch {
@@ -120,6 +120,7 @@ func Decode(fields map[string]json.RawMessage, all []*analysis.Analyzer, front F
 			list, err := analyzerList(val)
 			if err != nil {
 				fail([]string{key}, "%s: %v (analyzers: %s)", key, err, known)
+				badList = true
 				continue
 			}
 			if i := slices.IndexFunc(list, func(n string) bool { return byName[n] == nil }); i >= 0 {
@@ -127,7 +128,7 @@ func Decode(fields map[string]json.RawMessage, all []*analysis.Analyzer, front F
 				// analyzers.SelectFrom's, names them all.
 				_, err := analyzers.SelectFrom(all, onlyIf(key == KeyEnable, list), onlyIf(key == KeyDisable, list))
 				fail([]string{key, strconv.Itoa(i)}, "%v", err)
-				badNames = true
+				badList = true
 				continue
 			}
 			if key == KeyEnable {
@@ -166,8 +167,7 @@ func Decode(fields map[string]json.RawMessage, all []*analysis.Analyzer, front F
 		}
 	}
 	switch {
-	case badNames:
-		// Reported above; the selection of the names left means nothing.
+	case badList:
 	case s.Enable != nil && len(s.Enable) == 0:
 		// A key without a value (`enable:`) is null: as good as absent.
 		// An empty list reads as "run nothing", which analyzers.Select
