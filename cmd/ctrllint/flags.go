@@ -29,6 +29,10 @@ type options struct {
 	memprof  string
 	newCode  newCodeOptions
 	patterns []string
+	// The configuration file (config.go): -config, and the flags given
+	// on the command line, which win over the file's settings.
+	config string
+	set    map[string]bool
 }
 
 // errUsage means the command line was wrong and the message has been
@@ -69,6 +73,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.BoolVar(&o.cache, "cache", true, "reuse results of unchanged packages (kept in $CTRLLINT_CACHE, default the user cache dir's ctrllint/)")
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
+	fs.StringVar(&o.config, "config", "", "read settings from `file` (default: the first .ctrllint.yml or .ctrllint.yaml in the working directory or above it; \"none\": none)")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	o.newCode.register(fs)
@@ -85,6 +90,8 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 		}
 		return nil, errUsage // flag has printed the error and usage
 	}
+	o.set = make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	switch o.format {
 	case "text", "json", "sarif":
 	default:

@@ -136,6 +136,9 @@ type sarifInput struct {
 	enabled  []*analysis.Analyzer
 	wd       string
 	problems []string // load and analyzer errors, already formatted
+	// severity is an analyzer's severity, its results' level; nil: all
+	// "warning".
+	severity func(analyzer string) string
 	// readFile reads sources for UTF-16 column conversion; nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
 }
@@ -159,6 +162,10 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
 			sarifNotification{Level: "error", Message: sarifText{Text: p}})
 	}
+	level := in.severity
+	if level == nil {
+		level = func(string) string { return "warning" }
+	}
 	ruleIndex := make(map[string]int)
 	for _, a := range in.enabled {
 		info := in.suite.info(a)
@@ -170,7 +177,7 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 			FullDescription:      sarifText{Text: firstParagraph(info.Text, info.Summary)},
 			HelpURI:              info.URL,
 			Help:                 sarifHelp{Text: info.Text, Markdown: info.Markdown},
-			DefaultConfiguration: sarifRuleCfg{Level: "warning"},
+			DefaultConfiguration: sarifRuleCfg{Level: level(a.Name)},
 		})
 	}
 
@@ -183,7 +190,7 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 		res := sarifResult{
 			RuleID:    f.Analyzer,
 			RuleIndex: idx,
-			Level:     "warning",
+			Level:     level(f.Analyzer),
 			Message:   sarifText{Text: f.Message},
 			Locations: []sarifPhysical{{PhysicalLocation: sarifPhysicalLocation{
 				ArtifactLocation: artifact(in.wd, f.Pos.File),

@@ -124,12 +124,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	if o.explain != "" {
 		return explain(o.explain, stdout, stderr, s)
 	}
-	enabled, err := selectAnalyzers(s.analyzers, o.enable, o.disable)
+	cfg, enabled, err := configure(o, s.analyzers)
 	if err != nil {
-		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		printConfigError(stderr, err)
 		return exitError
 	}
 	if o.list {
+		listConfig(stderr, cfg, o)
 		list(stdout, s, enabled)
 		return exitClean
 	}
@@ -176,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	rel := relativizer(wd)
 
-	findings := keepNew(res.Findings)
+	findings := excludeConfigured(cfg, keepNew(res.Findings)) // before -fix: an excluded finding is not fixed
 	if o.fix {
 		findings, err = applyFixes(findings, stderr, rel)
 		if err != nil {
@@ -211,7 +212,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		werr = writeJSON(stdout, findings, rel)
 	case "sarif":
 		werr = writeSARIF(stdout, findings, sarifInput{
-			suite: s, enabled: enabled, wd: wd, problems: problems,
+			suite: s, enabled: enabled, wd: wd, problems: problems, severity: severityOf,
 		})
 	default:
 		writeText(stdout, findings, rel)
