@@ -70,7 +70,7 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		}
 
 		var js bytes.Buffer
-		if err := writeJSON(&js, findings, rel); err != nil {
+		if err := writeJSON(&js, findings, nil, rel, defaultSeverity); err != nil {
 			t.Fatal(err)
 		}
 		got, err = readJSON(js.Bytes(), wd)
