@@ -36,24 +36,26 @@ import (
 // A run whose findings are incomplete says so in the array too, not only
 // on stderr and in the exit status 2: a consumer that reads stdout alone
 // must not take "[]" from a package that does not compile for "clean".
-// Each problem is an element with analyzer "ctrllint", severity "error",
-// no fixes, and category
+// Each problem is an element with analyzer "ctrllint" (which tells it
+// from a finding: a finding's severity may be "error" too), severity
+// "error", no fixes, its file, line and column when known (else "" and
+// 0, and it sorts first), and category
 //
 //   - "load": a package that could not be loaded or type-checked (the
-//     loader's message, at the file, line and column it names), so no
-//     analyzer ran on it;
+//     loader's message), so no analyzer ran on it;
 //   - "internal": an analyzer that failed on a package ("internal error:
 //     analyzer NAME failed on package PATH: ..."), at the code it was
-//     analysing when it said, so its findings there are missing.
+//     analysing when it said so, and its findings there are missing.
 //
-// staticcheck's -f json (honnef.co/go/tools/lintcmd) does the same with a
-// diagnostic whose "code" is "compile" and whose severity is "error". Its
-// code is the check's name and doubles as the kind; ours has an analyzer
-// and a category already, so the problem names the tool as its analyzer
-// (no analyzer is called "ctrllint": a test checks) and its kind as its
-// category, and every field an element had before keeps its meaning.
-// staticcheck writes one object a line; ours stays one array, as
-// documented since the first release.
+// staticcheck's -f json (honnef.co/go/tools/lintcmd) does the same: a
+// package's errors are diagnostics of severity "error" whose "code" is
+// "compile" ("config" for a parse error). There the code is the check's
+// name and also the only kind a diagnostic has, so a pseudo-check name
+// is all it can use; ours has an analyzer and a category, so a problem
+// names the tool as its analyzer (no analyzer may be called "ctrllint":
+// TestProblemSourcesAreNoAnalyzers) and its kind as its category, and
+// every field keeps the meaning it had. staticcheck writes one object a
+// line; ours stays the one array it was documented to be.
 type jsonFinding struct {
 	Analyzer  string    `json:"analyzer"`
 	Category  string    `json:"category"`
