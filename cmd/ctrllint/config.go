@@ -17,15 +17,15 @@ import (
 // configNone is the -config value that turns discovery off.
 const configNone = "none"
 
-// runSeverity is the severities of this run's configuration file: set by
-// selectConfigured before anything is written, once per run (the command
-// runs once per process; tests run it in turn).
-var runSeverity config.Settings
-
-// severityOf is the severity of an analyzer's findings, "error", "warning"
-// or "note": the configuration file's severity for it, else its
-// severity.default, else "warning".
-func severityOf(analyzer string) string { return runSeverity.SeverityOf(analyzer) }
+// severities is the severity of each analyzer's findings, "error",
+// "warning" or "note": the configuration file's severity for it, else its
+// severity.default, else "warning" (defaultSeverity).
+func severities(f *config.File) func(analyzer string) string {
+	if f == nil {
+		return defaultSeverity
+	}
+	return f.Settings.SeverityOf
+}
 
 // configure reads the configuration file (config.File, nil for none) and
 // returns it with the analyzers to run (selectConfigured).
@@ -101,13 +101,11 @@ func selectConfigured(o *options, wd string, all []*analysis.Analyzer) (*config.
 	if err != nil {
 		return nil, nil, err
 	}
-	runSeverity = config.Settings{}
 	cmdEnable, cmdDisable := splitNames(o.enable), splitNames(o.disable)
 	if f == nil {
 		enabled, err := analyzers.SelectFrom(all, cmdEnable, cmdDisable)
 		return nil, enabled, err
 	}
-	runSeverity = f.Settings
 	for _, a := range all {
 		skip := func(name string) bool { return o.set[a.Name+"."+name] }
 		if err := config.Configure(a, f.Options[a.Name], skip); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -201,8 +202,28 @@ func TestConfigSeveritySARIF(t *testing.T) {
 	if strings.Contains(r.stdout, `"level": "error"`) || strings.Contains(r.stdout, `"level": "note"`) || !strings.Contains(r.stdout, `"level": "warning"`) {
 		t.Errorf("-config=none: levels other than warning:\n%s", r.stdout)
 	}
-	if got := severityOf("badcall"); got != "warning" {
-		t.Errorf("severityOf after a run without a file: %q", got)
+	// The same severities in JSON, GitHub annotations and checkstyle.
+	r = runInProcess("-C", dir, "-f", "json", "./...")
+	var items []struct{ Analyzer, Severity string }
+	if err := json.Unmarshal([]byte(r.stdout), &items); err != nil || len(items) != 9 {
+		t.Fatalf("-f json: %d items, %v\n%s", len(items), err, r.stdout)
+	}
+	for _, it := range items {
+		if it.Severity != want[it.Analyzer] {
+			t.Errorf("-f json: %s has severity %q, want %s", it.Analyzer, it.Severity, want[it.Analyzer])
+		}
+	}
+	r = runInProcess("-C", dir, "-f", "github", "./...")
+	for _, prefix := range []string{"::error file=", "::notice file=", "::warning file="} {
+		if !strings.Contains(r.stdout, prefix) {
+			t.Errorf("-f github: no %s line:\n%s", prefix, r.stdout)
+		}
+	}
+	r = runInProcess("-C", dir, "-f", "checkstyle", "./...")
+	for _, attr := range []string{`severity="error"`, `severity="info"`, `severity="warning"`} {
+		if !strings.Contains(r.stdout, attr) {
+			t.Errorf("-f checkstyle: no %s:\n%s", attr, r.stdout)
+		}
 	}
 }
 

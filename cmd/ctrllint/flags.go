@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -61,7 +62,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&o.format, "f", "text", "output format: text, json or sarif")
+	fs.StringVar(&o.format, "f", "text", "output format: "+formatList())
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes; report only findings left unfixed")
 	fs.StringVar(&o.explain, "explain", "", "print the documentation of analyzer `NAME` and exit")
 	fs.BoolVar(&o.list, "list", false, "list the analyzers, whether each is enabled, and exit")
@@ -92,10 +93,8 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	}
 	o.set = make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	switch o.format {
-	case "text", "json", "sarif":
-	default:
-		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want text, json or sarif)\n", o.format)
+	if !slices.Contains(formats, o.format) {
+		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want %s)\n", o.format, formatList())
 		return nil, errUsage
 	}
 	if !o.newCode.check(fs, stderr) {

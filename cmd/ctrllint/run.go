@@ -188,32 +188,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 
 	// Problems first on stderr, so a reader sees why findings may be
 	// incomplete before the findings themselves.
-	var problems []string
-	if loadErr != nil {
-		for _, p := range loadErr.Problems {
-			p.File = rel(p.File)
-			problems = append(problems, p.String())
-		}
-	}
-	for _, e := range res.Errors {
-		e.Pos.File = rel(e.Pos.File)
-		problems = append(problems, e.Error())
-		if os.Getenv("CTRLLINT_DEBUG") != "" && e.Stack != "" {
-			problems = append(problems, e.Stack)
-		}
-	}
+	problems := collectProblems(loadErr, res.Errors, rel)
+	var problemLines []string
 	for _, p := range problems {
+		problemLines = append(problemLines, p.text)
+		if os.Getenv("CTRLLINT_DEBUG") != "" && p.stack != "" {
+			problemLines = append(problemLines, p.stack)
+		}
+	}
+	for _, p := range problemLines {
 		fmt.Fprintf(stderr, "ctrllint: %s\n", p)
 	}
 
+	severityOf := severities(cfg)
 	var werr error
 	switch o.format {
 	case "json":
-		werr = writeJSON(stdout, findings, rel)
+		werr = writeJSON(stdout, findings, problems, rel, severityOf)
 	case "sarif":
 		werr = writeSARIF(stdout, findings, sarifInput{
-			suite: s, enabled: enabled, wd: wd, problems: problems, severity: severityOf,
+			suite: s, enabled: enabled, wd: wd, problems: problemLines, severity: severityOf,
 		})
+	case "github":
+		werr = writeGitHub(stdout, findings, problems, rel, severityOf)
+	case "checkstyle":
+		werr = writeCheckstyle(stdout, findings, problems, rel, severityOf)
 	default:
 		writeText(stdout, findings, rel)
 	}
