@@ -75,20 +75,24 @@ func (o *opening) used() *resultcache.Cache {
 // false when the listing failed or a key could not be computed: then
 // every package is analysed.
 func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result) (missed []string, keyedBy map[string]*packages.Package, ok bool) {
+	cfg.progress.listing(false)
 	roots, err := load.ListForKeys(ctx, cfg.loadOptions())
 	if err != nil {
 		return nil, nil, false
 	}
+	cfg.progress.listed(roots)
 	for _, p := range roots {
 		if !c.Keyed(p) {
 			return nil, nil, false
 		}
 	}
 	keyedBy = make(map[string]*packages.Package, len(roots))
+	hits := 0
 	for _, p := range roots {
 		keyedBy[p.ID] = p
 		if fs, hit := c.Get(p); hit {
 			res.Findings = append(res.Findings, fs...)
+			hits++
 		} else if p.PkgPath == fileArgumentsPath {
 			// Only the files name this package again; the go command
 			// allows no other pattern beside them.
@@ -99,5 +103,9 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 			missed = append(missed, p.PkgPath)
 		}
 	}
+	cfg.progress.update(func(pr *Progress) {
+		pr.Stage = Analysing
+		pr.Roots, pr.Analysed, pr.Cached = hits, hits, hits
+	})
 	return slices.Compact(slices.Sorted(slices.Values(missed))), keyedBy, true
 }
