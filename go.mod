@@ -10,6 +10,8 @@ require (
 	go.lsp.dev/uri v1.0.1
 )
 
+require github.com/creack/pty v1.1.24 // indirect
+
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

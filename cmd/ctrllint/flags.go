@@ -28,6 +28,7 @@ type options struct {
 	cpuprof  string
 	memprof  string
 	newCode  newCodeOptions
+	verbose  bool
 	patterns []string
 }
 
@@ -69,6 +70,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.BoolVar(&o.cache, "cache", true, "reuse results of unchanged packages (kept in $CTRLLINT_CACHE, default the user cache dir's ctrllint/)")
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
+	fs.BoolVar(&o.verbose, "v", false, "at the end, print on stderr how long each phase of the run took")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	o.newCode.register(fs)

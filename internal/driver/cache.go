@@ -80,7 +80,6 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 	if err != nil {
 		return nil, nil, false
 	}
-	cfg.progress.listed(roots)
 	for _, p := range roots {
 		if !c.Keyed(p) {
 			return nil, nil, false
@@ -104,7 +103,7 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 		}
 	}
 	cfg.progress.update(func(pr *Progress) {
-		pr.Stage = Analysing
+		pr.Stage, pr.Listed = Analysing, graphSize(roots)
 		pr.Roots, pr.Analysed, pr.Cached = hits, hits, hits
 	})
 	return slices.Compact(slices.Sorted(slices.Values(missed))), keyedBy, true

@@ -17,8 +17,8 @@ type Progress struct {
 	// the part of a cold run that takes minutes and prints nothing; the
 	// result cache's look-up lists without building anything.
 	Export bool
-	// Listed is how many packages the last listing found: the roots and
-	// their whole dependency graph.
+	// Listed is how many packages the last listing found, the roots and
+	// their whole dependency graph, set as the stage becomes Analysing.
 	Listed int
 	// Decoded of ToDecode dependencies are decoded from export data.
 	Decoded, ToDecode int
@@ -35,7 +35,9 @@ type Stage int
 const (
 	// Listing: the go command is listing the packages.
 	Listing Stage = iota
-	// Analysing: the dependencies are decoded and the roots analysed.
+	// Analysing: the dependencies are decoded and the roots analysed, or
+	// taken from the result cache. When the cache had only some of them, the
+	// others are listed again, with export data: Listing follows.
 	Analysing
 )
 
@@ -73,12 +75,9 @@ func (t *progress) listing(export bool) {
 	t.update(func(p *Progress) { p.Stage, p.Export = Listing, export })
 }
 
-// listed: the go command listed roots and their graph.
-func (t *progress) listed(roots []*packages.Package) {
-	if t == nil {
-		return
-	}
+// graphSize is how many packages roots and their dependencies are.
+func graphSize(roots []*packages.Package) int {
 	n := 0
 	packages.Visit(roots, nil, func(*packages.Package) { n++ })
-	t.update(func(p *Progress) { p.Listed = n })
+	return n
 }

@@ -34,7 +34,6 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 	if err != nil {
 		return &Result{}, err
 	}
-	cfg.progress.listed(l.Roots)
 	return streamRoots(ctx, cfg, l, analysed)
 }
 
@@ -71,7 +70,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	plan := load.DecodePlan(pkgs, cfg.WholePackages)
 	decoded := load.NewProgress()
 	cfg.progress.update(func(p *Progress) {
-		p.Stage = Analysing
+		p.Stage, p.Listed = Analysing, graphSize(listed.Roots)
 		p.ToDecode = len(plan.Order)
 		for _, u := range units {
 			if !u.summary {
