@@ -28,6 +28,10 @@ import (
 // redrawInterval is the least time between two redraws of the status line.
 const redrawInterval = 100 * time.Millisecond
 
+// compilingEvery is how many redraws apart the process table is read for
+// the go command's compilers (compiling.go): twice a second.
+const compilingEvery = 5
+
 // progressReport is one run's progress, as shown on stderr.
 type progressReport struct {
 	stderr    io.Writer   // as the command was given it
@@ -43,7 +47,8 @@ type progressReport struct {
 	state    driver.Progress
 	told     bool
 	fixing   bool
-	stopping bool // a signal came: the run waits for what it started
+	stopping bool     // a signal came: the run waits for what it started
+	compiles []string // what the go command's compilers compile now
 	times    timings
 	stopped  bool
 }
@@ -58,9 +63,12 @@ func startProgress(ctx context.Context, stderr io.Writer, verbose bool, analyzer
 		done, exited := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(exited)
-			for {
+			for n := 0; ; n++ {
 				select {
 				case <-tick.C:
+					if n%compilingEvery == 0 {
+						r.lookAtCompilers()
+					}
 					r.line.redraw()
 				case <-done:
 					return
@@ -131,6 +139,22 @@ func (r *progressReport) hook() func(driver.Progress) {
 	}
 }
 
+// lookAtCompilers reads what the go command compiles while it builds the
+// listing's export data, outside the lock: reading the process table takes
+// a few milliseconds.
+func (r *progressReport) lookAtCompilers() {
+	r.mu.Lock()
+	building := r.told && r.state.Stage == driver.Listing && r.state.Export && !r.stopping
+	r.mu.Unlock()
+	var pkgs []string
+	if building {
+		pkgs = compilingNow()
+	}
+	r.mu.Lock()
+	r.compiles = pkgs
+	r.mu.Unlock()
+}
+
 // fixes says that -fix is writing fixes; fixed that it is done.
 func (r *progressReport) fixes() {
 	r.mu.Lock()
@@ -188,8 +212,12 @@ func (r *progressReport) text(now time.Time) string {
 		return ""
 	case p.Stage == driver.Listing && p.Export:
 		// The count of packages compiled is not known: the go command
-		// says nothing until it is done (docs/README.md, "Progress").
+		// says nothing until it is done; its compilers say what they
+		// compile (compiling.go).
 		what = "listing packages and building their dependencies (go list -export)"
+		if c := compilingText(r.compiles); c != "" {
+			what += ": " + c
+		}
 	case p.Stage == driver.Listing:
 		what = "listing packages (go list)"
 	default:
