@@ -148,6 +148,19 @@ func TestProgressOnTerminal(t *testing.T) {
 	}
 }
 
+// With -fix on a terminal, what -fix says is on lines of its own, with
+// nothing of the status line left around it.
+func TestProgressFix(t *testing.T) {
+	dir, env, args := progressModule(t, 3)
+	term, r := ptyRun(t, dir, env, append([]string{"-fix"}, args...), 120, nil)
+	if r.code != exitClean || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q; want 0 and nothing left to report", r.code, r.stdout)
+	}
+	if shown := screen(term); len(shown) != 2 || shown[0] != "ctrllint: applied 3 fixes to 3 files" || shown[1] != "" {
+		t.Errorf("the terminal shows %q at the end; it received %q", shown, term)
+	}
+}
+
 // A run interrupted on a terminal leaves "stopped by SIGINT" on a line of
 // its own, and no status line.
 func TestProgressInterrupted(t *testing.T) {
