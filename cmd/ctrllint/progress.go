@@ -58,7 +58,10 @@ type progressReport struct {
 func startProgress(ctx context.Context, stderr io.Writer, verbose bool, analyzers int) *progressReport {
 	r := newProgressReport(stderr, verbose, analyzers, time.Now)
 	if fd, ok := terminal(stderr); ok {
-		r.line = &statusLine{w: stderr, width: termWidth(fd), now: r.now, interval: redrawInterval, text: r.text}
+		// The ticker draws; the line's own limit, a little under the
+		// ticker's interval so that a late tick is not skipped, stops
+		// anything else from drawing more often.
+		r.line = &statusLine{w: stderr, width: termWidth(fd), now: r.now, interval: redrawInterval * 9 / 10, text: r.text}
 		tick := time.NewTicker(redrawInterval)
 		done, exited := make(chan struct{}), make(chan struct{})
 		go func() {

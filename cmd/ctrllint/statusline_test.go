@@ -177,6 +177,10 @@ func TestProgressText(t *testing.T) {
 		t.Errorf("writing fixes: %q", got)
 	}
 	r.fixed()
+	r.stopping = true // as the signal's AfterFunc sets it
+	if got := r.text(clock.t); !strings.HasPrefix(got, "ctrllint: [1m09s] stopping: ") {
+		t.Errorf("after a signal: %q", got)
+	}
 	// Listing 2 s, then 1 s from the cache, listing again 65 s, decoding
 	// and analysing 1 s.
 	want := "listed 300 packages in 67.0s, decoded 250 of 250 dependencies in 1.0s, analysed 62 of 62 packages (1 from cache) in 2.0s, wrote fixes in 0.5s; 7 analyzers; total 69.5s"
