@@ -25,7 +25,9 @@ type Progress struct {
 	// Analysed of Roots are done, Cached of them taken from the result
 	// cache. A root that could not be type-checked counts as done. The
 	// packages of the analysed modules analysed only for their facts are
-	// not counted: they are not what the user asked about.
+	// not counted: they are not what the user asked about. When the cache
+	// had only some roots, listing the others can bring back one it had
+	// (p_test, listed again with "p [p.test]"): that one counts twice.
 	Analysed, Roots, Cached int
 }
 
