@@ -29,6 +29,7 @@ type options struct {
 	cpuprof  string
 	memprof  string
 	newCode  newCodeOptions
+	verbose  bool
 	patterns []string
 	// The configuration file (config.go): -config, and the flags given
 	// on the command line, which win over the file's settings.
@@ -75,6 +76,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
 	fs.StringVar(&o.config, "config", "", "read settings from `file` (default: the first .ctrllint.yml or .ctrllint.yaml in the working directory or above it; \"none\": none)")
+	fs.BoolVar(&o.verbose, "v", false, "print on stderr which configuration file the run read and, at the end, how long each phase of the run took")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	o.newCode.register(fs)

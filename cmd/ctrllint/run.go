@@ -149,6 +149,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 		return exitError
 	}
+	if o.verbose {
+		listConfig(stderr, cfg, o) // which settings this run has
+	}
+	prog := startProgress(ctx, stderr, o.verbose, len(enabled))
+	defer prog.end(ctx)
+	stderr = prog.writer() // erases the status line before each message
 	res, err := driver.Analyze(ctx, &driver.Config{
 		Dir:       wd,
 		Patterns:  o.patterns,
@@ -160,6 +166,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		WholePackages:  analyzers.WholePackages(),
 		SummaryImports: s.summaryImports,
 		Phases:         gcPhases(),
+		Progress:       prog.hook(),
 	})
 	if st, ok := signalStatus(ctx); ok {
 		// Whatever Analyze returned is incomplete: nothing is printed or
@@ -179,12 +186,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 
 	findings := excludeConfigured(cfg, keepNew(res.Findings)) // before -fix: an excluded finding is not fixed
 	if o.fix {
+		prog.fixes()
 		findings, err = applyFixes(findings, stderr, rel)
+		prog.fixed()
 		if err != nil {
 			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 			return exitError
 		}
 	}
+	prog.stop() // what is left goes to stdout too, the same terminal
 
 	// Problems first on stderr, so a reader sees why findings may be
 	// incomplete before the findings themselves.
