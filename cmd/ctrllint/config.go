@@ -101,28 +101,47 @@ func selectConfigured(o *options, wd string, all []*analysis.Analyzer) (*config.
 	if err != nil {
 		return nil, nil, err
 	}
-	cmdEnable, cmdDisable := splitNames(o.enable), splitNames(o.disable)
+	if err := configureOptions(o, f, all); err != nil {
+		return nil, nil, err
+	}
+	enabled, err := selection(o, f, wd, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, enabled, nil
+}
+
+// configureOptions sets the analyzers' options the file f gives (nil: none)
+// and the command line does not.
+func configureOptions(o *options, f *config.File, all []*analysis.Analyzer) error {
 	if f == nil {
-		enabled, err := analyzers.SelectFrom(all, cmdEnable, cmdDisable)
-		return nil, enabled, err
+		return nil
 	}
 	for _, a := range all {
 		skip := func(name string) bool { return o.set[a.Name+"."+name] }
 		if err := config.Configure(a, f.Options[a.Name], skip); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// selection is the analyzers to run by the file f (nil: none) and the
+// command line, by the rules selectConfigured gives.
+func selection(o *options, f *config.File, wd string, all []*analysis.Analyzer) ([]*analysis.Analyzer, error) {
+	cmdEnable, cmdDisable := splitNames(o.enable), splitNames(o.disable)
+	if f == nil {
+		return analyzers.SelectFrom(all, cmdEnable, cmdDisable)
+	}
 	if len(cmdEnable) > 0 {
-		enabled, err := analyzers.SelectFrom(all, cmdEnable, cmdDisable)
-		return f, enabled, err
+		return analyzers.SelectFrom(all, cmdEnable, cmdDisable)
 	}
 	// Unknown names on the command line are SelectFrom's to report.
 	enable := slices.DeleteFunc(slices.Clone(f.Enable), func(n string) bool { return slices.Contains(cmdDisable, n) })
 	if len(f.Enable) > 0 && len(enable) == 0 {
-		return nil, nil, fmt.Errorf("-disable %s and %s's enable leave no analyzer to run", o.disable, relativizer(wd)(f.Path))
+		return nil, fmt.Errorf("-disable %s and %s's enable leave no analyzer to run", o.disable, relativizer(wd)(f.Path))
 	}
-	enabled, err := analyzers.SelectFrom(all, enable, append(slices.Clone(f.Disable), cmdDisable...))
-	return f, enabled, err
+	return analyzers.SelectFrom(all, enable, append(slices.Clone(f.Disable), cmdDisable...))
 }
 
 // excludeConfigured drops the findings in files the configuration's
