@@ -247,6 +247,21 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// A run without findings writes a baseline of none, which reads back.
+func TestEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b")
+	if _, err := Write(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"ctrllint-baseline":1}`+"\n" {
+		t.Errorf("empty baseline %q", data)
+	}
+	b, err := Read(path)
+	if err != nil || len(b.Entries()) != 0 {
+		t.Errorf("read back: %v, %v", b, err)
+	}
+}
+
 // A failed write leaves the previous baseline as it was.
 func TestWriteFailure(t *testing.T) {
 	if os.Getuid() == 0 {
