@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrllint/ctrllint/internal/newcode/gittest"
 	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
@@ -211,6 +212,7 @@ func TestBaselineErrors(t *testing.T) {
 		{"not a baseline", []string{"-C", dir, "-baseline", "other", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "other") + ":1: not a ctrllint baseline"},
 		{"a directory", []string{"-C", dir, "-baseline", "sub", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "sub") + ": read " + filepath.Join(dir, "sub") + ": is a directory\n"},
 		{"both flags", []string{"-C", dir, "-baseline", "b", "-baseline-write", "b", "./..."}, "ctrllint: -baseline and -baseline-write cannot be used together"},
+		{"-new-from-rev with -baseline-write", []string{"-C", dir, "-new-from-rev", "HEAD", "-baseline-write", "b", "./..."}, "ctrllint: -baseline-write records every finding, and cannot be used with -new-from-rev"},
 		{"-fix with -baseline-write", []string{"-C", dir, "-fix", "-baseline-write", "b", "./..."}, "ctrllint: -fix and -baseline-write cannot be used together"},
 		{"write into a missing directory", []string{"-C", dir, "-baseline-write", "nodir/b", "./..."}, "ctrllint: -baseline-write: stat " + filepath.Join(dir, "nodir") + ": no such file or directory\n"},
 		{"write over a directory", []string{"-C", dir, "-baseline-write", "sub", "./..."}, "ctrllint: -baseline-write: sub is a directory\n"},
@@ -246,5 +248,29 @@ func TestBaselineErrors(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(dir, "b")); string(got) != string(good) {
 			t.Errorf("a failed write changed the baseline:\n%s", got)
 		}
+	}
+}
+
+// With -new-from-rev, the baseline is matched against every finding, so
+// the baselined findings outside the changed code still count as
+// occurring; then both filters apply, to the reported findings and to the
+// baselined ones SARIF includes.
+func TestBaselineNewFromRev(t *testing.T) {
+	gittest.Isolate(t)
+	r := gittest.Init(t, baselineModule(t))
+	if res := runInProcess("-C", r.Dir, "-enable", "badcall", "-baseline-write", "b", "./..."); res.code != exitClean {
+		t.Fatalf("-baseline-write: exit %d %s", res.code, res.stderr)
+	}
+	r.Commit("base")
+	r.Write(map[string]string{"a.go": strings.Replace(baselineSrc, "func G() {\n\tbad()", "func G() {\n\tdefer bad()", 1)})
+	res := runInProcess("-C", r.Dir, "-enable", "badcall", "-baseline", "b", "-new-from-rev", "HEAD", "./...")
+	wantStderr := "ctrllint: 1 baseline findings no longer occur; rewrite the baseline with -baseline-write b\n"
+	if res.code != exitFindings || res.stdout != "a.go:12:8: call of bad (badcall)\n" || res.stderr != wantStderr {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", res.code, res.stdout, res.stderr, wantStderr)
+	}
+	res = runInProcess("-C", r.Dir, "-enable", "badcall", "-baseline", "b", "-new-from-rev", "HEAD", "-f", "sarif", "./...")
+	results := runOf(checkSARIF(t, []byte(res.stdout)))["results"].([]any)
+	if len(results) != 1 || results[0].(map[string]any)["baselineState"] != "new" {
+		t.Errorf("SARIF results: %v", results)
 	}
 }
