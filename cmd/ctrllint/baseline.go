@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,8 +17,19 @@ import (
 
 // checkBaselineFlags refuses the combinations whose meaning would be a
 // guess, before anything is loaded.
-func checkBaselineFlags(o *options, stderr io.Writer) error {
+func checkBaselineFlags(fs *flag.FlagSet, o *options, stderr io.Writer) error {
+	empty := ""
+	fs.Visit(func(f *flag.Flag) {
+		if (f.Name == "baseline" || f.Name == "baseline-write") && f.Value.String() == "" {
+			empty = f.Name
+		}
+	})
 	switch {
+	case empty != "":
+		// -baseline= would otherwise report every finding, as if no
+		// baseline had been asked for.
+		fmt.Fprintf(stderr, "ctrllint: -%s needs a file name\n", empty)
+		return errUsage
 	case o.baseline != "" && o.baselineWrite != "":
 		fmt.Fprintln(stderr, "ctrllint: -baseline and -baseline-write cannot be used together (to update a baseline, run with -baseline-write alone)")
 		return errUsage
@@ -39,7 +51,7 @@ func checkBaselineFlags(o *options, stderr io.Writer) error {
 // when neither is given (its methods then change nothing).
 type baselineRun struct {
 	arg   string // FILE as given
-	path  string // FILE relative to the working directory (-C)
+	path  string // FILE, a relative one taken from the working directory (-C)
 	write bool
 	read  *baseline.Baseline
 

@@ -212,6 +212,8 @@ func TestBaselineErrors(t *testing.T) {
 		{"not a baseline", []string{"-C", dir, "-baseline", "other", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "other") + ":1: not a ctrllint baseline"},
 		{"a directory", []string{"-C", dir, "-baseline", "sub", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "sub") + ": read " + filepath.Join(dir, "sub") + ": is a directory\n"},
 		{"both flags", []string{"-C", dir, "-baseline", "b", "-baseline-write", "b", "./..."}, "ctrllint: -baseline and -baseline-write cannot be used together"},
+		{"empty -baseline", []string{"-C", dir, "-baseline=", "./..."}, "ctrllint: -baseline needs a file name\n"},
+		{"empty -baseline-write", []string{"-C", dir, "-baseline-write", "", "./..."}, "ctrllint: -baseline-write needs a file name\n"},
 		{"-new-from-rev with -baseline-write", []string{"-C", dir, "-new-from-rev", "HEAD", "-baseline-write", "b", "./..."}, "ctrllint: -baseline-write records every finding, and cannot be used with -new-from-rev"},
 		{"-fix with -baseline-write", []string{"-C", dir, "-fix", "-baseline-write", "b", "./..."}, "ctrllint: -fix and -baseline-write cannot be used together"},
 		{"write into a missing directory", []string{"-C", dir, "-baseline-write", "nodir/b", "./..."}, "ctrllint: -baseline-write: stat " + filepath.Join(dir, "nodir") + ": no such file or directory\n"},

@@ -107,7 +107,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	if !o.newCode.check(fs, stderr) {
 		return nil, errUsage
 	}
-	if err := checkBaselineFlags(o, stderr); err != nil {
+	if err := checkBaselineFlags(fs, o, stderr); err != nil {
 		return nil, err
 	}
 	o.patterns = fs.Args()

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -127,9 +128,9 @@ func (k *keyer) rel(file string) (string, error) {
 // lineAt is the line of text holding byte offset off, without its
 // newline.
 func lineAt(text []byte, off int) string {
-	start := strings.LastIndexByte(string(text[:off]), '\n') + 1
+	start := bytes.LastIndexByte(text[:off], '\n') + 1
 	end := len(text)
-	if i := strings.IndexByte(string(text[off:]), '\n'); i >= 0 {
+	if i := bytes.IndexByte(text[off:], '\n'); i >= 0 {
 		end = off + i
 	}
 	return string(text[start:end])
