@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -279,5 +280,46 @@ func TestWriteFailure(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "previous\n" {
 		t.Errorf("baseline changed to %q", got)
+	}
+}
+
+// 200 files of 50 findings each: reading, parsing and hashing per run.
+func BenchmarkMatch(b *testing.B) {
+	dir := b.TempDir()
+	var src strings.Builder
+	src.WriteString("package p\n\n")
+	for i := range 50 {
+		fmt.Fprintf(&src, "func F%d() {\n\tx := %d\n\tbad(x)\n}\n\n", i, i)
+	}
+	var findings []finding.Finding
+	for f := range 200 {
+		file := filepath.Join(dir, fmt.Sprintf("f%d.go", f))
+		if err := os.WriteFile(file, []byte(src.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		s := src.String()
+		for off := 0; ; off++ {
+			j := strings.Index(s[off:], "bad(")
+			if j < 0 {
+				break
+			}
+			off += j
+			findings = append(findings, atOffset(file, s, off, "badcall", "call of bad"))
+		}
+	}
+	path := filepath.Join(dir, "b")
+	if _, err := Write(path, findings); err != nil {
+		b.Fatal(err)
+	}
+	bl, err := Read(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		m, err := bl.Match(findings)
+		if err != nil || m.Gone != nil {
+			b.Fatal(err, m.Gone)
+		}
 	}
 }
