@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/internal/finding"
@@ -263,23 +265,45 @@ func TestEmpty(t *testing.T) {
 	}
 }
 
-// A failed write leaves the previous baseline as it was.
+// writeHelper is set in the environment of the test binary that
+// TestWriteFailure re-runs: the run that writes under a file size limit,
+// which would stop every other test's writes too.
+const writeHelper = "CTRLLINT_TEST_BASELINE_WRITE_UNDER_LIMIT"
+
+// A write that fails part-way (a file size limit, as a full disk or a
+// quota would; unlike permissions, it stops root too) leaves the previous
+// baseline byte for byte, and no temporary file.
 func TestWriteFailure(t *testing.T) {
-	if os.Getuid() == 0 {
-		t.Skip("root writes read-only directories")
+	if path := os.Getenv(writeHelper); path != "" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		lim.Cur = 4096
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		err := writeFile(path, bytes.Repeat([]byte("x"), 8192))
+		fmt.Println("write error:", err)
+		return
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "b")
 	write(t, path, "previous\n")
-	if err := os.Chmod(dir, 0o555); err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWriteFailure$", "-test.v")
+	cmd.Env = append(os.Environ(), writeHelper+"="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
 	}
-	defer os.Chmod(dir, 0o755)
-	if _, err := Write(path, nil); err == nil {
-		t.Fatal("no error writing into a read-only directory")
+	if !strings.Contains(string(out), "write error: write "+dir) {
+		t.Fatalf("the write under the limit did not fail:\n%s", out)
 	}
 	if got, _ := os.ReadFile(path); string(got) != "previous\n" {
-		t.Errorf("baseline changed to %q", got)
+		t.Errorf("baseline changed: %d bytes, %.20q...", len(got), got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left behind: %v", ents)
 	}
 }
 
