@@ -271,3 +271,50 @@ func TestBaselineNewFromRev(t *testing.T) {
 		t.Errorf("SARIF results: %v", results)
 	}
 }
+
+// The real analyzers on the bundled example, one finding of each: lines
+// added at the top of every file keep all of them baselined, though
+// several messages cite other lines ("after its Start (line 108)"),
+// which move too.
+func TestBaselineExample(t *testing.T) {
+	current := filepath.Join("..", "..", "testdata", "src", "current")
+	files := map[string]string{}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(current, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	srcs, _ := filepath.Glob(filepath.Join(current, "example", "*.go"))
+	if len(srcs) == 0 {
+		t.Fatal("no example")
+	}
+	for _, src := range srcs {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["example/"+filepath.Base(src)] = string(b)
+	}
+	dir := testanalyzers.WriteModule(t, files)
+	env := []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}
+	r := runBinary(t, ctrllintBin, dir, env, "-baseline-write", "b", "./...")
+	if r.code != exitClean || !strings.HasPrefix(r.stderr, "ctrllint: wrote ") {
+		t.Fatalf("-baseline-write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for name, src := range files {
+		if strings.HasSuffix(name, ".go") {
+			src = strings.Replace(src, "\npackage example\n", "\npackage example\n\n// Added\n// above.\n", 1)
+			writeFile(t, filepath.Join(dir, name), src)
+		}
+	}
+	all := runBinary(t, ctrllintBin, dir, env, "./...")
+	if all.code != exitFindings || !strings.Contains(all.stdout, "(line ") {
+		t.Fatalf("without -baseline: exit %d, and no message citing a line:\n%s%s", all.code, all.stdout, all.stderr)
+	}
+	r = runBinary(t, ctrllintBin, dir, env, "-baseline", "b", "./...")
+	if r.code != exitClean || r.stdout != "" || r.stderr != "" {
+		t.Errorf("-baseline after lines added above: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -35,6 +35,33 @@ func write(t *testing.T, path, src string) {
 	}
 }
 
+// The line numbers a message cites move with edits above them, as the
+// finding's own line does; whitespace in the code line is left out.
+func TestHash(t *testing.T) {
+	same := [][2][2]string{
+		{{"requested after its Start (line 70)", "x"}, {"requested after its Start (line 95)", "x"}},
+		{{"read by Get at line 87, sent at line 9", "x"}, {"read by Get at line 1, sent at line 12", "x"}},
+		{{"written at ctl/c.go:31", "x"}, {"written at ctl/c.go:7", "x"}},
+		{{"m", "\tif x  == nil { // why"}, {"m", "    if x == nil {  // why  "}},
+	}
+	for _, p := range same {
+		if Hash(p[0][0], p[0][1]) != Hash(p[1][0], p[1][1]) {
+			t.Errorf("%q and %q hash differently", p[0], p[1])
+		}
+	}
+	differ := [][2][2]string{
+		{{"m", "x"}, {"n", "x"}},
+		{{"m", "x"}, {"m", "y"}},
+		{{"3 retries", "x"}, {"4 retries", "x"}},
+		{{"pipeline 3", "x"}, {"pipeline 4", "x"}},
+	}
+	for _, p := range differ {
+		if Hash(p[0][0], p[0][1]) == Hash(p[1][0], p[1][1]) {
+			t.Errorf("%q and %q hash alike", p[0], p[1])
+		}
+	}
+}
+
 func TestEnclosingFunc(t *testing.T) {
 	src := `package p
 

@@ -10,16 +10,18 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
-// Hash is the hash of an entry: of the message and of the finding's line
-// of code with every whitespace character removed, so that re-indenting
-// the code or gofmt re-aligning a comment keeps it; hex, 64 bits (the
-// hash only tells apart findings of one analyzer in one function).
+// Hash is the hash of an entry: of the message with the line numbers it
+// cites left out, and of the finding's line of code with every
+// whitespace character removed, so that re-indenting the code or gofmt
+// re-aligning a comment keeps it; hex, 64 bits (the hash only tells
+// apart findings of one analyzer in one function).
 func Hash(message, line string) string {
 	code := strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
@@ -27,8 +29,21 @@ func Hash(message, line string) string {
 		}
 		return r
 	}, line)
-	sum := sha256.Sum256([]byte(message + "\x00" + code))
+	sum := sha256.Sum256([]byte(withoutLines(message) + "\x00" + code))
 	return hex.EncodeToString(sum[:8])
+}
+
+// lineRef matches where messages cite another line of code: "after its
+// Start (line 108)", "read by Get at line 87", "written at c.go:31".
+var lineRef = regexp.MustCompile(`\bline \d+|\.go:\d+`)
+
+// withoutLines is message without the numbers of the lines it cites,
+// which move when lines are added above them, as the finding's own line
+// does.
+func withoutLines(message string) string {
+	return lineRef.ReplaceAllStringFunc(message, func(ref string) string {
+		return strings.TrimRight(ref, "0123456789")
+	})
 }
 
 // keyer computes the entries of findings relative to dir, reading and
