@@ -318,3 +318,25 @@ func TestBaselineExample(t *testing.T) {
 		t.Errorf("-baseline after lines added above: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A finding .ctrllint.yml excludes is no finding, in a baseline or out of
+// it: it is not recorded, and a baselined one it now excludes no longer
+// occurs.
+func TestBaselineExcludePaths(t *testing.T) {
+	dir := baselineModule(t)
+	r := runInProcess("-C", dir, "-enable", "badcall", "-baseline-write", "b", "./...")
+	if r.code != exitClean {
+		t.Fatalf("-baseline-write: exit %d %s", r.code, r.stderr)
+	}
+	writeFile(t, filepath.Join(dir, ".ctrllint.yml"), "exclude-paths: ['^sub/']\n")
+	r = runInProcess("-C", dir, "-enable", "badcall", "-baseline", "b", "./...")
+	want := "ctrllint: 1 baseline findings no longer occur; rewrite the baseline with -baseline-write b\n"
+	if r.code != exitClean || r.stdout != "" || r.stderr != want {
+		t.Errorf("excluded after writing: exit %d\nstdout %q\nstderr %q\nwant   %q", r.code, r.stdout, r.stderr, want)
+	}
+	r = runInProcess("-C", dir, "-enable", "badcall", "-baseline-write", "b", "./...")
+	data, _ := os.ReadFile(filepath.Join(dir, "b"))
+	if r.code != exitClean || r.stderr != "ctrllint: wrote 4 findings (3 entries) to b\n" || strings.Contains(string(data), "sub/s.go") {
+		t.Errorf("excluded when writing: exit %d, stderr %q\n%s", r.code, r.stderr, data)
+	}
+}
