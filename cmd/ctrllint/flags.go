@@ -35,6 +35,9 @@ type options struct {
 	// on the command line, which win over the file's settings.
 	config string
 	set    map[string]bool
+
+	baseline      string // -baseline FILE (baseline.go)
+	baselineWrite string // -baseline-write FILE
 }
 
 // errUsage means the command line was wrong and the message has been
@@ -77,6 +80,8 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
 	fs.StringVar(&o.config, "config", "", "read settings from `file` (default: the first .ctrllint.yml or .ctrllint.yaml in the working directory or above it; \"none\": none)")
 	fs.BoolVar(&o.verbose, "v", false, "print on stderr which configuration file the run read and, at the end, how long each phase of the run took")
+	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in the baseline `file` (docs/baseline.md)")
+	fs.StringVar(&o.baselineWrite, "baseline-write", "", "record the run's findings in the baseline `file` and exit 0 (docs/baseline.md)")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	o.newCode.register(fs)
@@ -101,6 +106,9 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	}
 	if !o.newCode.check(fs, stderr) {
 		return nil, errUsage
+	}
+	if err := checkBaselineFlags(fs, o, stderr); err != nil {
+		return nil, err
 	}
 	o.patterns = fs.Args()
 	return o, nil

@@ -92,6 +92,9 @@ type sarifResult struct {
 	Message   sarifText       `json:"message"`
 	Locations []sarifPhysical `json:"locations"`
 	Fixes     []sarifFix      `json:"fixes,omitempty"`
+	// BaselineState (SARIF 3.27.24) is set on every result of a run
+	// with -baseline, and on none without.
+	BaselineState string `json:"baselineState,omitempty"`
 }
 
 type sarifPhysical struct {
@@ -139,6 +142,10 @@ type sarifInput struct {
 	// severity is an analyzer's severity, its results' level; nil: all
 	// "warning".
 	severity func(analyzer string) string
+	notes    []string // what the user should know of a successful run
+	// baselineStates[i] is findings[i]'s baselineState; nil without
+	// -baseline.
+	baselineStates []string
 	// readFile reads sources for UTF-16 column conversion; nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
 }
@@ -166,6 +173,10 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 	if level == nil {
 		level = func(string) string { return "warning" }
 	}
+	for _, n := range in.notes {
+		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
+			sarifNotification{Level: "note", Message: sarifText{Text: n}})
+	}
 	ruleIndex := make(map[string]int)
 	for _, a := range in.enabled {
 		info := in.suite.info(a)
@@ -182,7 +193,7 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 	}
 
 	cols := newColumnConverter(in.readFile)
-	for _, f := range findings {
+	for i, f := range findings {
 		idx, ok := ruleIndex[f.Analyzer]
 		if !ok {
 			continue // cannot happen: findings come from enabled analyzers
@@ -196,6 +207,9 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 				ArtifactLocation: artifact(in.wd, f.Pos.File),
 				Region:           cols.region(f.Pos, f.End),
 			}}},
+		}
+		if in.baselineStates != nil {
+			res.BaselineState = in.baselineStates[i]
 		}
 		for _, fix := range f.Fixes {
 			sf := sarifFix{Description: sarifText{Text: fix.Message}}

@@ -155,6 +155,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	prog := startProgress(ctx, stderr, o.verbose, len(enabled))
 	defer prog.end(ctx)
 	stderr = prog.writer() // erases the status line before each message
+	bl, err := openBaseline(o, wd)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
 	res, err := driver.Analyze(ctx, &driver.Config{
 		Dir:       wd,
 		Patterns:  o.patterns,
@@ -184,7 +189,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	rel := relativizer(wd)
 
-	findings := excludeConfigured(cfg, keepNew(res.Findings)) // before -fix: an excluded finding is not fixed
+	// Exclusions first: an excluded finding is no finding, in a baseline
+	// or out of it; and before -fix: an excluded finding is not fixed.
+	findings, err := bl.split(excludeConfigured(cfg, res.Findings), keepNew)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
 	if o.fix {
 		prog.fixes()
 		findings, err = applyFixes(findings, stderr, rel)
@@ -209,6 +220,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	for _, p := range problemLines {
 		fmt.Fprintf(stderr, "ctrllint: %s\n", p)
 	}
+	if bl != nil && bl.write {
+		return bl.writeBaseline(findings, problemLines, stderr)
+	}
+	goneNote := bl.goneNote(enabled, o.tests, problemLines)
+	if goneNote != "" {
+		fmt.Fprintf(stderr, "ctrllint: %s\n", goneNote)
+	}
 
 	severityOf := severities(cfg)
 	var werr error
@@ -216,8 +234,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	case "json":
 		werr = writeJSON(stdout, findings, problems, rel, severityOf)
 	case "sarif":
-		werr = writeSARIF(stdout, findings, sarifInput{
+		all, states := bl.sarifFindings(findings)
+		werr = writeSARIF(stdout, all, sarifInput{
 			suite: s, enabled: enabled, wd: wd, problems: problemLines, severity: severityOf,
+			baselineStates: states, notes: nonEmpty(goneNote),
 		})
 	case "github":
 		werr = writeGitHub(stdout, findings, problems, rel, severityOf)
