@@ -24,6 +24,9 @@ func FuzzParseSettings(f *testing.F) {
 		`[1, 2]`,
 		`"text"`,
 		`{"disable": [1, null, {}]}`,
+		`{"exclude-paths": ["^gen/", "("]}`,
+		`{"exclude-paths": "x"}`,
+		`{"severity": {"tombstone": "error"}}`,
 	} {
 		f.Add(seed)
 	}

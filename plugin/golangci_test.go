@@ -105,6 +105,30 @@ func TestGolangci(t *testing.T) {
 		compare(t, g.findings(t, cfg, "./listerbypassall"), readExpectations(t, dir, []string{"./listerbypassall"}))
 	})
 
+	// exclude-paths are relative to the file's module root: the fixture
+	// module's, here.
+	t.Run("exclude-paths", func(t *testing.T) {
+		cfg := variant(t, example, "disable: []", "exclude-paths: ['^tombstone/', '^forget/[^/]*\\.go$']")
+		var kept []expectation
+		for _, e := range want {
+			if !strings.HasPrefix(e.file, "tombstone/") && !strings.HasPrefix(e.file, "forget/") {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) == len(want) {
+			t.Fatal("no expectation in tombstone/ or forget/")
+		}
+		compare(t, g.findings(t, cfg, fixturePackages...), kept)
+	})
+
+	t.Run("severity refused", func(t *testing.T) {
+		cfg := variant(t, example, "disable: []", "severity: {tombstone: error}")
+		r := g.run(t, cfg, "./golangci")
+		if r.code == 0 || r.code == 1 || !strings.Contains(r.stderr, "use golangci-lint's own severity.rules") {
+			t.Errorf("exit %d with severity in the settings, want golangci-lint's failure status and the plugin's error; stderr:\n%s", r.code, r.stderr)
+		}
+	})
+
 	t.Run("invalid settings", func(t *testing.T) {
 		cfg := variant(t, example, "disable: []", "disable: [sharedowner, nosuch]")
 		r := g.run(t, cfg, "./golangci")

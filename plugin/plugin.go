@@ -22,6 +22,8 @@
 package plugin
 
 import (
+	"fmt"
+
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
@@ -53,9 +55,9 @@ func New(settings any) (register.LinterPlugin, error) {
 	}
 	as, err := s.Analyzers(all)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s settings: %w", Name, err)
 	}
-	return &Plugin{analyzers: as}, nil
+	return &Plugin{analyzers: excluding(as, s)}, nil
 }
 
 // BuildAnalyzers returns the enabled analyzers, with their options applied.

@@ -122,6 +122,10 @@
 //
 // `ctrllint -fix` inserts `queue.Forget(key)` before a leaking return
 // statement, spelled as the function already spells the queue and the key.
+// Where another path that re-queues the key reaches the same return (the
+// outcomes of a switch meeting at one `return true`), the finding has no
+// fix: a Forget there would also erase the backoff AddRateLimited asked
+// for. Give the leaking path its own Forget.
 //
 // # Suppress
 //

@@ -68,7 +68,9 @@ func run(pass *analysis.Pass) (any, error) {
 		d := analysis.Diagnostic{Pos: f.Pos(), Message: fmt.Sprintf(
 			"%s is neither forgotten nor re-queued %s: its rate-limiter entry leaks for the life of the process and its next failure starts from an inflated backoff",
 			f.Subject(), f.Where())}
-		if fix := forgetFix(pass, *f.Leak, f.Names); fix != nil {
+		// No fix where a Forget before the return would also run after
+		// another path's re-queue, erasing the backoff it asked for.
+		if fix := forgetFix(pass, *f.Leak, f.Names); fix != nil && !a.SharedReturn(*f.Leak, settles) {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
 		pass.Report(d)

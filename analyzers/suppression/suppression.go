@@ -181,7 +181,7 @@ func nearMiss(c *ast.Comment, names []string, report func(string, ...any) *analy
 	default:
 		return report("unknown ctrllint directive %q: it suppresses nothing (did you mean //ctrllint:%s?)", "//"+prefix+written, verb)
 	}
-	return report("%q is not a ctrllint directive (%s): it suppresses nothing; write //ctrllint:%s", shown, why, verb)
+	return report("comment %q is not a ctrllint directive (%s): it suppresses nothing; write //ctrllint:%s", shown, why, verb)
 }
 
 // namesNext reports whether rest, what follows a near-miss's verb, reads

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,7 +28,16 @@ type options struct {
 	version  bool
 	cpuprof  string
 	memprof  string
+	newCode  newCodeOptions
+	verbose  bool
 	patterns []string
+	// The configuration file (config.go): -config, and the flags given
+	// on the command line, which win over the file's settings.
+	config string
+	set    map[string]bool
+
+	baseline      string // -baseline FILE (baseline.go)
+	baselineWrite string // -baseline-write FILE
 }
 
 // errUsage means the command line was wrong and the message has been
@@ -56,7 +66,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&o.format, "f", "text", "output format: text, json or sarif")
+	fs.StringVar(&o.format, "f", "text", "output format: "+formatList())
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes; report only findings left unfixed")
 	fs.StringVar(&o.explain, "explain", "", "print the documentation of analyzer `NAME` and exit")
 	fs.BoolVar(&o.list, "list", false, "list the analyzers, whether each is enabled, and exit")
@@ -68,8 +78,13 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.BoolVar(&o.cache, "cache", true, "reuse results of unchanged packages (kept in $CTRLLINT_CACHE, default the user cache dir's ctrllint/)")
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
+	fs.StringVar(&o.config, "config", "", "read settings from `file` (default: the first .ctrllint.yml or .ctrllint.yaml in the working directory or above it; \"none\": none)")
+	fs.BoolVar(&o.verbose, "v", false, "print on stderr which configuration file the run read and, at the end, how long each phase of the run took")
+	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in the baseline `file` (docs/baseline.md)")
+	fs.StringVar(&o.baselineWrite, "baseline-write", "", "record the run's findings in the baseline `file` and exit 0 (docs/baseline.md)")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	o.newCode.register(fs)
 	// Each analyzer's own flags, as -NAME.FLAG: the spelling go vet's
 	// unitchecker uses, so one command line works in both modes.
 	for _, a := range all {
@@ -83,11 +98,17 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 		}
 		return nil, errUsage // flag has printed the error and usage
 	}
-	switch o.format {
-	case "text", "json", "sarif":
-	default:
-		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want text, json or sarif)\n", o.format)
+	o.set = make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if !slices.Contains(formats, o.format) {
+		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want %s)\n", o.format, formatList())
 		return nil, errUsage
+	}
+	if !o.newCode.check(fs, stderr) {
+		return nil, errUsage
+	}
+	if err := checkBaselineFlags(fs, o, stderr); err != nil {
+		return nil, err
 	}
 	o.patterns = fs.Args()
 	return o, nil

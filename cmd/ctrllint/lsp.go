@@ -6,14 +6,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers"
+	"github.com/ctrllint/ctrllint/internal/config"
+	"github.com/ctrllint/ctrllint/internal/finding"
 	"github.com/ctrllint/ctrllint/internal/lsp"
 )
 
-const lspUsage = `usage: ctrllint lsp [-enable a,b] [-disable a,b] [-tags t1,t2] [-test=false]
+const lspUsage = `usage: ctrllint lsp [-config file] [-enable a,b] [-disable a,b] [-tags t1,t2] [-test=false]
 
 Runs ctrllint's language server on standard input and output, for editors
 to start beside gopls: it publishes ctrllint's findings as diagnostics for
@@ -43,6 +48,7 @@ func runLSP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 	disable := fs.String("disable", "", "do not run these comma-separated analyzers")
 	tags := fs.String("tags", "", "comma-separated build tags, as for go build")
 	tests := fs.Bool("test", true, "analyse _test.go files too (as go vet does)")
+	configPath := fs.String("config", "", "read settings from `file` (default: each package's, the first .ctrllint.yml or .ctrllint.yaml in its directory or above it; \"none\": none)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitClean
@@ -58,7 +64,72 @@ func runLSP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		fmt.Fprintf(stderr, "ctrllint lsp: %v\n", err)
 		return exitError
 	}
-	return lsp.Serve(ctx, stdio{stdin, stdout}, lspOptions(s, enabled, splitTags(*tags), *tests, stderr))
+	o := &options{enable: *enable, disable: *disable, config: *configPath, set: map[string]bool{}}
+	if o.config != "" && o.config != configNone {
+		// Relative to where the editor started the server, not to each
+		// package's directory.
+		if o.config, err = filepath.Abs(o.config); err != nil {
+			fmt.Fprintf(stderr, "ctrllint lsp: -config: %v\n", err)
+			return exitError
+		}
+		if _, err := config.Load(o.config, o.config, s.analyzers); err != nil {
+			printConfigError(stderr, fmt.Errorf("-config: %w", err))
+			return exitError
+		}
+	}
+	opts := lspOptions(s, enabled, splitTags(*tags), *tests, stderr)
+	opts.Settings = (&lspSettings{o: o, all: s.analyzers}).settings
+	return lsp.Serve(ctx, stdio{stdin, stdout}, opts)
+}
+
+// lspSettings gives each package the settings a command run in its
+// directory would have: its configuration file (found from there, or
+// -config) with the server's -enable and -disable over it.
+type lspSettings struct {
+	o   *options
+	all []*analysis.Analyzer
+
+	mu sync.Mutex
+	// Analyzer options are flags of the process's analyzers, not of a
+	// package: they are set once, from the first package's file, before
+	// any analysis (every analysis asks for its settings first, under mu),
+	// and a later file that sets others is an error rather than a change
+	// under analyses in flight.
+	configured  bool
+	options     map[string]map[string]string
+	optionsFrom string
+}
+
+func (l *lspSettings) settings(dir string) (lsp.Settings, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, err := configFile(l.o, dir, l.all)
+	if err != nil {
+		return lsp.Settings{}, err
+	}
+	var opts map[string]map[string]string
+	from := "no configuration file"
+	if f != nil {
+		opts, from = f.Options, f.Path
+	}
+	switch {
+	case !l.configured:
+		if err := configureOptions(l.o, f, l.all); err != nil {
+			return lsp.Settings{}, err
+		}
+		l.configured, l.options, l.optionsFrom = true, opts, from
+	case !maps.EqualFunc(l.options, opts, maps.Equal):
+		return lsp.Settings{}, fmt.Errorf("%s gives the analyzers other options than %s, which this server already uses: analyzer options are the server's, so start one ctrllint lsp per repository", from, l.optionsFrom)
+	}
+	enabled, err := selection(l.o, f, dir, l.all)
+	if err != nil {
+		return lsp.Settings{}, err
+	}
+	return lsp.Settings{
+		Analyzers: enabled,
+		Keep:      func(fd finding.Finding) bool { return len(excludeConfigured(f, []finding.Finding{fd})) == 1 },
+		Severity:  severities(f),
+	}, nil
 }
 
 // lspOptions configure the editor server as the command configures the

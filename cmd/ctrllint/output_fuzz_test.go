@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"net/url"
 	"os"
@@ -34,6 +36,9 @@ func FuzzOutputRoundTrip(f *testing.F) {
 	f.Add("x: y.go", []byte("\xff\xfe\n"), "\"quoted\" \x1b[31mred\x1b[0m", "\r\n", uint16(1), uint16(3), true)
 	f.Add("a:1:2:b.go", []byte(""), "ends with (parens) ", "\u202e", uint16(0), uint16(0), false)
 	f.Add("%20 #?.go", []byte("a\r\nb"), "\xffinvalid", "x", uint16(3), uint16(4), true)
+	// GitHub's escapes, literal ones among them, and XML's.
+	f.Add("a,b=c:d%0A.go", []byte("x\ny"), "100% of %0A, a::b, c:d\r\n::error::injected", "%25", uint16(0), uint16(3), false)
+	f.Add("<&\">]]>.go", []byte("p"), "]]><!-- & \"quoted\" 'x' <tag> \t\x00\x1f\ufffe", "\U0001F600", uint16(0), uint16(1), false)
 	f.Fuzz(func(t *testing.T, name string, content []byte, msg, newText string, pos, end uint16, outside bool) {
 		wd := "/work/dir"
 		file := filepath.Join(wd, name)
@@ -70,7 +75,7 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		}
 
 		var js bytes.Buffer
-		if err := writeJSON(&js, findings, rel); err != nil {
+		if err := writeJSON(&js, findings, nil, rel, defaultSeverity); err != nil {
 			t.Fatal(err)
 		}
 		got, err = readJSON(js.Bytes(), wd)
@@ -145,7 +150,274 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("sarif:\n%s\nread back %+v\nwant %+v", sarif.String(), got, want)
 		}
+
+		// The formats that carry problems too, with a problem at the
+		// finding's start and one without a position.
+		problems := []runProblem{
+			{category: categoryLoad, pos: lineCol(start), msg: newText + msg},
+			{category: categoryInternal, msg: msg},
+		}
+		problems[0].pos.File = file
+		severityOf := func(a string) string {
+			if a == "badcalltwin" {
+				return severityNote
+			}
+			return severityWarning
+		}
+		wantItems := expectedItems(findings, problems, severityOf, rel)
+
+		js.Reset()
+		if err := writeJSON(&js, findings, problems, rel, severityOf); err != nil {
+			t.Fatal(err)
+		}
+		var raw []jsonFinding
+		if err := json.Unmarshal(js.Bytes(), &raw); err != nil {
+			t.Fatalf("json: %v\n%s", err, js.String())
+		}
+		var gotItems []reported
+		for _, j := range raw {
+			source := j.Analyzer
+			if source == problemSource {
+				source = j.Category
+			}
+			r := reported{Source: source, Severity: j.Severity, Message: j.Message, File: j.File, Line: j.Line, Column: j.Column, EndLine: j.EndLine, EndColumn: j.EndColumn}
+			gotItems = append(gotItems, r)
+		}
+		if want := itemsAs(wantItems, jsonString, true); !reflect.DeepEqual(gotItems, want) {
+			t.Fatalf("json with problems:\n%s\nread back %+v\nwant %+v", js.String(), gotItems, want)
+		}
+
+		var gh bytes.Buffer
+		if err := writeGitHub(&gh, findings, problems, rel, severityOf); err != nil {
+			t.Fatal(err)
+		}
+		gotItems, err = readGitHub(gh.String())
+		if err != nil {
+			t.Fatalf("github: %v\n%s", err, gh.String())
+		}
+		if want := githubItems(itemsAs(wantItems, jsonString, true)); !reflect.DeepEqual(gotItems, want) {
+			t.Fatalf("github:\n%s\nread back %+v\nwant %+v", gh.String(), gotItems, want)
+		}
+
+		var cs bytes.Buffer
+		if err := writeCheckstyle(&cs, findings, problems, rel, severityOf); err != nil {
+			t.Fatal(err)
+		}
+		gotItems, err = readCheckstyle(cs.Bytes())
+		if err != nil {
+			t.Fatalf("checkstyle: %v\n%s", err, cs.String())
+		}
+		if want := checkstyleItems(itemsAs(wantItems, xmlString, false)); !reflect.DeepEqual(gotItems, want) {
+			t.Fatalf("checkstyle:\n%s\nread back %+v\nwant %+v", cs.String(), gotItems, want)
+		}
 	})
+}
+
+// reported is what json, github and checkstyle carry of a finding or a
+// problem; Source is the analyzer, or the problem's category.
+type reported struct {
+	Source, Severity, Message, File  string
+	Line, Column, EndLine, EndColumn int
+}
+
+// expectedItem is a reported with the absolute file the documented
+// order sorts by.
+type expectedItem struct {
+	reported
+	abs string
+}
+
+// expectedItems is what the documentation says the formats carry, in the
+// documented order: by file, line, column, analyzer ("ctrllint" for a
+// problem) and message. Files are as written, before each format's
+// escaping.
+func expectedItems(findings []finding.Finding, problems []runProblem, severityOf func(string) string, rel func(string) string) []expectedItem {
+	var out []expectedItem
+	for _, f := range findings {
+		out = append(out, expectedItem{reported{f.Analyzer, severityOf(f.Analyzer), f.Message, rel(f.Pos.File),
+			f.Pos.Line, f.Pos.Column, f.End.Line, f.End.Column}, f.Pos.File})
+	}
+	for _, p := range problems {
+		out = append(out, expectedItem{reported{p.category, "error", p.msg, rel(p.pos.File),
+			p.pos.Line, p.pos.Column, p.pos.Line, p.pos.Column}, p.pos.File})
+	}
+	analyzer := func(e expectedItem) string {
+		if e.Source == categoryLoad || e.Source == categoryInternal {
+			return "ctrllint"
+		}
+		return e.Source
+	}
+	slices.SortStableFunc(out, func(x, y expectedItem) int {
+		return cmp.Or(strings.Compare(x.abs, y.abs), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column),
+			strings.Compare(analyzer(x), analyzer(y)), strings.Compare(x.Message, y.Message))
+	})
+	return out
+}
+
+// itemsAs is items as a format carries their text: through conv.
+func itemsAs(items []expectedItem, conv func(string) string, convFile bool) []reported {
+	var out []reported
+	for _, it := range items {
+		r := it.reported
+		r.Message = conv(r.Message)
+		if convFile {
+			r.File = conv(r.File)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// githubItems is what the github format documents of each item: severity
+// note as notice, "/" separators, columns only on one line, no position
+// but the file when the line is unknown.
+func githubItems(items []reported) []reported {
+	var out []reported
+	for _, r := range items {
+		if r.Severity == "note" {
+			r.Severity = "notice"
+		}
+		r.File = filepath.ToSlash(r.File)
+		if r.Line == 0 {
+			r.EndLine = 0
+		}
+		if r.Line == 0 || r.EndLine != r.Line || r.Column == 0 {
+			r.Column, r.EndColumn = 0, 0
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkstyleItems is what checkstyle carries: no ends, note as info, files
+// sorted by name (the file names converted already), items in order within.
+func checkstyleItems(items []reported) []reported {
+	var out []reported
+	for _, r := range items {
+		r.File = xmlString(r.File)
+		r.EndLine, r.EndColumn = 0, 0
+		if r.Severity == "note" {
+			r.Severity = "info"
+		}
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(x, y reported) int { return strings.Compare(x.File, y.File) })
+	return out
+}
+
+// xmlString is s as XML 1.0 can carry it: invalid UTF-8 and characters
+// outside XML's Char production become U+FFFD.
+func xmlString(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF {
+			return r
+		}
+		return 0xFFFD
+	}, jsonString(s))
+}
+
+// readGitHub parses workflow commands as GitHub's runner does
+// (actions/runner, ActionCommand.TryParseV2): "::", the command up to the
+// first space, properties up to the next "::", split on "," and each on
+// its first "=", then the data; properties and data unescaped in the
+// runner's order, "%25" last. Every line must be a command.
+func readGitHub(out string) ([]reported, error) {
+	unescape := func(s string, property bool) string {
+		s = strings.ReplaceAll(s, "%0D", "\r")
+		s = strings.ReplaceAll(s, "%0A", "\n")
+		if property {
+			s = strings.ReplaceAll(s, "%3A", ":")
+			s = strings.ReplaceAll(s, "%2C", ",")
+		}
+		return strings.ReplaceAll(s, "%25", "%")
+	}
+	var rs []reported
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if line == "" {
+			continue
+		}
+		if !strings.HasSuffix(line, "\n") {
+			return nil, fmt.Errorf("%q: no newline at the end", line)
+		}
+		line = strings.TrimSuffix(line, "\n")
+		if strings.ContainsAny(line, "\r") {
+			return nil, fmt.Errorf("%q: a CR ends the line early", line)
+		}
+		if !strings.HasPrefix(line, "::") {
+			return nil, fmt.Errorf("%q: not a workflow command", line)
+		}
+		end := strings.Index(line[2:], "::")
+		if end < 0 {
+			return nil, fmt.Errorf("%q: no end of properties", line)
+		}
+		info, data := line[2:2+end], line[2+end+2:]
+		cmd, props, _ := strings.Cut(info, " ")
+		r := reported{Severity: cmd, Message: unescape(data, false)}
+		if cmd != "error" && cmd != "warning" && cmd != "notice" {
+			return nil, fmt.Errorf("%q: command %q", line, cmd)
+		}
+		seen := map[string]bool{}
+		for _, p := range strings.Split(props, ",") {
+			k, v, ok := strings.Cut(p, "=")
+			if !ok || k == "" || v == "" {
+				return nil, fmt.Errorf("%q: property %q", line, p)
+			}
+			if seen[k] {
+				return nil, fmt.Errorf("%q: %s twice", line, k)
+			}
+			seen[k] = true
+			v = unescape(v, true)
+			n, err := strconv.Atoi(v)
+			switch k {
+			case "file":
+				r.File = v
+			case "title":
+				src, ok := strings.CutPrefix(v, "ctrllint (")
+				if src, ok = strings.CutSuffix(src, ")"); !ok {
+					return nil, fmt.Errorf("%q: title %q", line, v)
+				}
+				r.Source = src
+			case "line", "col", "endLine", "endColumn":
+				if err != nil || n < 1 {
+					return nil, fmt.Errorf("%q: %s=%s", line, k, v)
+				}
+				*map[string]*int{"line": &r.Line, "col": &r.Column, "endLine": &r.EndLine, "endColumn": &r.EndColumn}[k] = n
+			default:
+				return nil, fmt.Errorf("%q: unknown property %s", line, k)
+			}
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+// readCheckstyle parses the report with encoding/xml, as reviewdog does,
+// and checks its documented shape: files sorted by name, each once.
+func readCheckstyle(out []byte) ([]reported, error) {
+	if !bytes.HasPrefix(out, []byte(`<?xml version="1.0" encoding="UTF-8"?>`)) {
+		return nil, fmt.Errorf("no XML declaration")
+	}
+	var report checkstyleReport
+	if err := xml.Unmarshal(out, &report); err != nil {
+		return nil, err
+	}
+	if report.Version != checkstyleVersion {
+		return nil, fmt.Errorf("version %q", report.Version)
+	}
+	var rs []reported
+	for i, f := range report.Files {
+		if i > 0 && report.Files[i-1].Name >= f.Name {
+			return nil, fmt.Errorf("files %q and %q out of order", report.Files[i-1].Name, f.Name)
+		}
+		for _, e := range f.Errors {
+			src, ok := strings.CutPrefix(e.Source, "ctrllint.")
+			if !ok {
+				return nil, fmt.Errorf("source %q", e.Source)
+			}
+			rs = append(rs, reported{Source: src, Severity: e.Severity, Message: e.Message, File: f.Name, Line: e.Line, Column: e.Column})
+		}
+	}
+	return rs, nil
 }
 
 // positionIn is the position of the rune boundary at or before off in

@@ -92,6 +92,9 @@ type sarifResult struct {
 	Message   sarifText       `json:"message"`
 	Locations []sarifPhysical `json:"locations"`
 	Fixes     []sarifFix      `json:"fixes,omitempty"`
+	// BaselineState (SARIF 3.27.24) is set on every result of a run
+	// with -baseline, and on none without.
+	BaselineState string `json:"baselineState,omitempty"`
 }
 
 type sarifPhysical struct {
@@ -136,6 +139,13 @@ type sarifInput struct {
 	enabled  []*analysis.Analyzer
 	wd       string
 	problems []string // load and analyzer errors, already formatted
+	// severity is an analyzer's severity, its results' level; nil: all
+	// "warning".
+	severity func(analyzer string) string
+	notes    []string // what the user should know of a successful run
+	// baselineStates[i] is findings[i]'s baselineState; nil without
+	// -baseline.
+	baselineStates []string
 	// readFile reads sources for UTF-16 column conversion; nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
 }
@@ -159,6 +169,14 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
 			sarifNotification{Level: "error", Message: sarifText{Text: p}})
 	}
+	level := in.severity
+	if level == nil {
+		level = func(string) string { return "warning" }
+	}
+	for _, n := range in.notes {
+		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
+			sarifNotification{Level: "note", Message: sarifText{Text: n}})
+	}
 	ruleIndex := make(map[string]int)
 	for _, a := range in.enabled {
 		info := in.suite.info(a)
@@ -170,12 +188,12 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 			FullDescription:      sarifText{Text: firstParagraph(info.Text, info.Summary)},
 			HelpURI:              info.URL,
 			Help:                 sarifHelp{Text: info.Text, Markdown: info.Markdown},
-			DefaultConfiguration: sarifRuleCfg{Level: "warning"},
+			DefaultConfiguration: sarifRuleCfg{Level: level(a.Name)},
 		})
 	}
 
 	cols := newColumnConverter(in.readFile)
-	for _, f := range findings {
+	for i, f := range findings {
 		idx, ok := ruleIndex[f.Analyzer]
 		if !ok {
 			continue // cannot happen: findings come from enabled analyzers
@@ -183,12 +201,15 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 		res := sarifResult{
 			RuleID:    f.Analyzer,
 			RuleIndex: idx,
-			Level:     "warning",
+			Level:     level(f.Analyzer),
 			Message:   sarifText{Text: f.Message},
 			Locations: []sarifPhysical{{PhysicalLocation: sarifPhysicalLocation{
 				ArtifactLocation: artifact(in.wd, f.Pos.File),
 				Region:           cols.region(f.Pos, f.End),
 			}}},
+		}
+		if in.baselineStates != nil {
+			res.BaselineState = in.baselineStates[i]
 		}
 		for _, fix := range f.Fixes {
 			sf := sarifFix{Description: sarifText{Text: fix.Message}}

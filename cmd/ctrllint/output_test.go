@@ -105,7 +105,7 @@ func TestJSONOutput(t *testing.T) {
 	src := "package m\n\nfunc bad()  {}\nfunc good() {}\n\nfunc F() {\n\tbad()\n}\n"
 	start := float64(strings.Index(src, "bad()\n}"))
 	want := map[string]any{
-		"analyzer": "badcall", "category": "calls", "message": "call of bad",
+		"analyzer": "badcall", "category": "calls", "severity": "warning", "message": "call of bad",
 		"file": "a.go", "line": 7.0, "column": 2.0, "endLine": 7.0, "endColumn": 7.0,
 		"fixes": []any{map[string]any{
 			"message": "call good instead",

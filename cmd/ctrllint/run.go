@@ -121,12 +121,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	if o.explain != "" {
 		return explain(o.explain, stdout, stderr, s)
 	}
-	enabled, err := selectAnalyzers(s.analyzers, o.enable, o.disable)
+	cfg, enabled, err := configure(o, s.analyzers)
 	if err != nil {
-		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		printConfigError(stderr, err)
 		return exitError
 	}
 	if o.list {
+		listConfig(stderr, cfg, o)
 		list(stdout, s, enabled)
 		return exitClean
 	}
@@ -136,6 +137,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 
 	wd, err := workDir(o.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
+	keepNew, err := o.newCode.filter(ctx, wd)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
+	if o.verbose {
+		listConfig(stderr, cfg, o) // which settings this run has
+	}
+	prog := startProgress(ctx, stderr, o.verbose, len(enabled))
+	defer prog.end(ctx)
+	stderr = prog.writer() // erases the status line before each message
+	bl, err := openBaseline(o, wd)
 	if err != nil {
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 		return exitError
@@ -151,6 +168,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		WholePackages:  analyzers.WholePackages(),
 		SummaryImports: s.summaryImports,
 		Phases:         gcPhases(),
+		Progress:       prog.hook(),
 	})
 	if st, ok := signalStatus(ctx); ok {
 		// Whatever Analyze returned is incomplete: nothing is printed or
@@ -168,43 +186,60 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	rel := relativizer(wd)
 
-	findings := res.Findings
+	// Exclusions first: an excluded finding is no finding, in a baseline
+	// or out of it; and before -fix: an excluded finding is not fixed.
+	findings, err := bl.split(excludeConfigured(cfg, res.Findings), keepNew)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
+	}
 	if o.fix {
+		prog.fixes()
 		findings, err = applyFixes(findings, stderr, rel)
+		prog.fixed()
 		if err != nil {
 			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 			return exitError
 		}
 	}
+	prog.stop() // what is left goes to stdout too, the same terminal
 
 	// Problems first on stderr, so a reader sees why findings may be
 	// incomplete before the findings themselves.
-	var problems []string
-	if loadErr != nil {
-		for _, p := range loadErr.Problems {
-			p.File = rel(p.File)
-			problems = append(problems, p.String())
-		}
-	}
-	for _, e := range res.Errors {
-		e.Pos.File = rel(e.Pos.File)
-		problems = append(problems, e.Error())
-		if os.Getenv("CTRLLINT_DEBUG") != "" && e.Stack != "" {
-			problems = append(problems, e.Stack)
-		}
-	}
+	problems := collectProblems(loadErr, res.Errors, rel)
+	var problemLines []string
 	for _, p := range problems {
+		problemLines = append(problemLines, p.text)
+		if os.Getenv("CTRLLINT_DEBUG") != "" && p.stack != "" {
+			problemLines = append(problemLines, p.stack)
+		}
+	}
+	for _, p := range problemLines {
 		fmt.Fprintf(stderr, "ctrllint: %s\n", p)
 	}
+	if bl != nil && bl.write {
+		return bl.writeBaseline(findings, problemLines, stderr)
+	}
+	goneNote := bl.goneNote(enabled, o.tests, problemLines)
+	if goneNote != "" {
+		fmt.Fprintf(stderr, "ctrllint: %s\n", goneNote)
+	}
 
+	severityOf := severities(cfg)
 	var werr error
 	switch o.format {
 	case "json":
-		werr = writeJSON(stdout, findings, rel)
+		werr = writeJSON(stdout, findings, problems, rel, severityOf)
 	case "sarif":
-		werr = writeSARIF(stdout, findings, sarifInput{
-			suite: s, enabled: enabled, wd: wd, problems: problems,
+		all, states := bl.sarifFindings(findings)
+		werr = writeSARIF(stdout, all, sarifInput{
+			suite: s, enabled: enabled, wd: wd, problems: problemLines, severity: severityOf,
+			baselineStates: states, notes: nonEmpty(goneNote),
 		})
+	case "github":
+		werr = writeGitHub(stdout, findings, problems, rel, severityOf)
+	case "checkstyle":
+		werr = writeCheckstyle(stdout, findings, problems, rel, severityOf)
 	default:
 		writeText(stdout, findings, rel)
 	}

@@ -205,9 +205,17 @@ func (c *sarifChecker) run(path string, v any) {
 		c.errorf(path, "no results array: GitHub treats a missing one as a failed run")
 		return
 	}
-	for i, r := range c.array(path+".results", results, 0) {
+	withState := 0
+	resultList := c.array(path+".results", results, 0)
+	for i, r := range resultList {
 		rp := fmt.Sprintf("%s.results[%d]", path, i)
-		res := c.object(rp, r, []string{"message"}, []string{"ruleId", "ruleIndex", "level", "locations", "fixes"})
+		res := c.object(rp, r, []string{"message"}, []string{"ruleId", "ruleIndex", "level", "locations", "fixes", "baselineState"})
+		// SARIF 3.27.24: present on every result of a run compared with
+		// a baseline, or on none.
+		if st, ok := res["baselineState"]; ok {
+			c.enum(rp+".baselineState", st, "new", "unchanged", "updated", "absent")
+			withState++
+		}
 		c.message(rp+".message", res["message"])
 		id := c.str(rp+".ruleId", res["ruleId"])
 		if !slices.Contains(ruleIDs, id) {
@@ -255,6 +263,9 @@ func (c *sarifChecker) run(path string, v any) {
 				}
 			}
 		}
+	}
+	if withState != 0 && withState != len(resultList) {
+		c.errorf(path+".results", "baselineState on %d of %d results: on all or none", withState, len(resultList))
 	}
 }
 
@@ -339,6 +350,12 @@ func TestSARIFCheckerRejects(t *testing.T) {
 		},
 		"fix without edits": func(l map[string]any) { delete(resultOf(l)["fixes"].([]any)[0].(map[string]any), "artifactChanges") },
 		"no results":        func(l map[string]any) { delete(runOf(l), "results") },
+		"bad baselineState": func(l map[string]any) {
+			for _, r := range runOf(l)["results"].([]any) {
+				r.(map[string]any)["baselineState"] = "old"
+			}
+		},
+		"baselineState on some results": func(l map[string]any) { resultOf(l)["baselineState"] = "new" },
 	} {
 		var log map[string]any
 		if err := json.Unmarshal(valid, &log); err != nil {

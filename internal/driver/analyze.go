@@ -22,6 +22,9 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return &Result{}, err
 	}
+	withProgress := *cfg
+	withProgress.progress = newProgress(cfg.Progress)
+	cfg = &withProgress
 	cache := openCache(ctx, cfg, time.Now())
 	defer cache.get()
 

@@ -75,6 +75,7 @@ func (o *opening) used() *resultcache.Cache {
 // false when the listing failed or a key could not be computed: then
 // every package is analysed.
 func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result) (missed []string, keyedBy map[string]*packages.Package, ok bool) {
+	cfg.progress.listing(false)
 	roots, err := load.ListForKeys(ctx, cfg.loadOptions())
 	if err != nil {
 		return nil, nil, false
@@ -85,10 +86,12 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 		}
 	}
 	keyedBy = make(map[string]*packages.Package, len(roots))
+	hits := 0
 	for _, p := range roots {
 		keyedBy[p.ID] = p
 		if fs, hit := c.Get(p); hit {
 			res.Findings = append(res.Findings, fs...)
+			hits++
 		} else if p.PkgPath == fileArgumentsPath {
 			// Only the files name this package again; the go command
 			// allows no other pattern beside them.
@@ -99,5 +102,9 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 			missed = append(missed, p.PkgPath)
 		}
 	}
+	cfg.progress.update(func(pr *Progress) {
+		pr.Stage, pr.Listed = Analysing, graphSize(roots)
+		pr.Roots, pr.Analysed, pr.Cached = hits, hits, hits
+	})
 	return slices.Compact(slices.Sorted(slices.Values(missed))), keyedBy, true
 }

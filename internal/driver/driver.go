@@ -57,6 +57,15 @@ type Config struct {
 	// changes no process-wide setting itself. It is called in the order of
 	// the phases and never concurrently; Done always follows Loading.
 	Phases func(Phase)
+	// Progress, if set, is told how far Analyze has got each time that
+	// changes (progress.go), so that a front end can show it; the driver
+	// knows nothing of terminals. It is called one call at a time, in the
+	// order of the changes, from the goroutines doing the work, with a lock
+	// held that they wait for: it must return quickly and not call the
+	// driver.
+	Progress func(Progress)
+
+	progress *progress // Progress's state, set by Analyze
 }
 
 // A Phase is a stage of a run, as Config.Phases is told of it.

@@ -29,6 +29,7 @@ import (
 func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.Package, *Result)) (*Result, error) {
 	cfg.phase(Loading)
 	defer cfg.phase(Done)
+	cfg.progress.listing(true)
 	l, err := load.List(ctx, cfg.loadOptions())
 	if err != nil {
 		return &Result{}, err
@@ -68,6 +69,15 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	deps := load.NewDeps(token.NewFileSet(), pkgs)
 	plan := load.DecodePlan(pkgs, cfg.WholePackages)
 	decoded := load.NewProgress()
+	cfg.progress.update(func(p *Progress) {
+		p.Stage, p.Listed = Analysing, graphSize(listed.Roots)
+		p.ToDecode = len(plan.Order)
+		for _, u := range units {
+			if !u.summary {
+				p.Roots++
+			}
+		}
+	})
 	go func() {
 		for _, p := range plan.Order {
 			if ctx.Err() != nil {
@@ -75,6 +85,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			}
 			deps.Decode(p) // a failure is the importer's error, reported by the root
 			cfg.phase(Grown)
+			cfg.progress.update(func(pr *Progress) { pr.Decoded++ })
 			decoded.Advance()
 		}
 		cfg.phase(Decoded)
@@ -92,6 +103,9 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			g = summaries
 		}
 		results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts)
+		if !u.summary && ctx.Err() == nil {
+			cfg.progress.update(func(p *Progress) { p.Analysed++ })
+		}
 		if r := results[i]; analysed != nil && !u.summary && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
 			analysed(u.pkg, r.res)
 		}

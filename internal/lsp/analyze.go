@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
 	"github.com/ctrllint/ctrllint/internal/finding"
@@ -133,7 +135,15 @@ func (s *server) analyze(p *pkgState) {
 	if rel, err := filepath.Rel(root, p.dir); err == nil && rel != "." {
 		pattern = "./" + filepath.ToSlash(rel)
 	}
-	cfg := s.driverConfig(root, pattern)
+	st := Settings{Analyzers: s.opts.Analyzers}
+	if s.opts.Settings != nil {
+		if st, err = s.opts.Settings(p.dir); err != nil {
+			s.report(p, protocol.MessageTypeError, fmt.Sprintf("ctrllint did not analyse %s: %v", p.dir, err))
+			s.publish(p, nil)
+			return
+		}
+	}
+	cfg := s.driverConfig(root, pattern, st.Analyzers)
 	pkgs, loadErr := driver.Load(s.work, cfg)
 	if s.work.Err() != nil {
 		return // shutting down
@@ -174,7 +184,11 @@ func (s *server) analyze(p *pkgState) {
 		contents[f] = b
 	}
 
-	results := s.convert(res.Findings, files, contents)
+	findings := res.Findings
+	if st.Keep != nil {
+		findings = slices.DeleteFunc(slices.Clone(findings), func(f finding.Finding) bool { return !st.Keep(f) })
+	}
+	results := s.convert(findings, files, contents, st.Severity)
 	if typ, problems := problems(loadErr, runErr, res); len(problems) > 0 {
 		s.report(p, typ, fmt.Sprintf("ctrllint could not analyse %s:\n%s", p.dir, strings.Join(problems, "\n")))
 	} else {
@@ -193,13 +207,13 @@ func (s *server) analyze(p *pkgState) {
 
 // driverConfig is how the server asks the driver to analyse the package
 // pattern names in the module at root.
-func (s *server) driverConfig(root, pattern string) *driver.Config {
+func (s *server) driverConfig(root, pattern string, analyzers []*analysis.Analyzer) *driver.Config {
 	return &driver.Config{
 		Dir:           root,
 		Patterns:      []string{pattern},
 		Tags:          s.opts.Tags,
 		Tests:         s.opts.Tests,
-		Analyzers:     s.opts.Analyzers,
+		Analyzers:     analyzers,
 		Env:           s.opts.Env,
 		WholePackages: s.opts.WholePackages,
 	}
@@ -232,7 +246,7 @@ func problems(loadErr, runErr error, res *driver.Result) (protocol.MessageType, 
 
 // convert turns findings into diagnostics and quick fixes, by the client's
 // file path.
-func (s *server) convert(findings []finding.Finding, files map[string]string, contents map[string][]byte) map[string]*fileResult {
+func (s *server) convert(findings []finding.Finding, files map[string]string, contents map[string][]byte, severity func(string) string) map[string]*fileResult {
 	mappers := make(map[string]*mapper)
 	targets := func(file string) (target, bool) {
 		content, ok := contents[file]
@@ -261,7 +275,11 @@ func (s *server) convert(findings []finding.Finding, files map[string]string, co
 		if s.opts.DocURL != nil {
 			docURL = s.opts.DocURL(f.Analyzer)
 		}
-		d, err := diagnostic(f, t.mapper, docURL)
+		sev := "warning"
+		if severity != nil {
+			sev = severity(f.Analyzer)
+		}
+		d, err := diagnostic(f, t.mapper, docURL, sev)
 		if err != nil {
 			s.logf("skipping a finding: %s: %v", f.Pos, err)
 			continue

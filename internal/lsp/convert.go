@@ -68,14 +68,14 @@ func (m *mapper) rangeOf(start, end int) (protocol.Range, error) {
 }
 
 // diagnostic converts a finding located in the file m maps.
-func diagnostic(f finding.Finding, m *mapper, docURL string) (protocol.Diagnostic, error) {
+func diagnostic(f finding.Finding, m *mapper, docURL, severity string) (protocol.Diagnostic, error) {
 	rng, err := m.rangeOf(f.Pos.Offset, f.End.Offset)
 	if err != nil {
 		return protocol.Diagnostic{}, err
 	}
 	d := protocol.Diagnostic{
 		Range:    rng,
-		Severity: protocol.DiagnosticSeverityWarning,
+		Severity: diagnosticSeverity(severity),
 		Code:     protocol.String(f.Analyzer),
 		Source:   protocol.NewOptional(source),
 		Message:  protocol.String(f.Message),
@@ -249,4 +249,16 @@ func wantsQuickFix(only []protocol.CodeActionKind) bool {
 		}
 	}
 	return false
+}
+
+// diagnosticSeverity maps a configured severity to the protocol's: a note
+// is Information (Hint is for what editors may hide, such as unused code).
+func diagnosticSeverity(severity string) protocol.DiagnosticSeverity {
+	switch severity {
+	case "error":
+		return protocol.DiagnosticSeverityError
+	case "note":
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityWarning
 }

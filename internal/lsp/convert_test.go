@@ -68,7 +68,7 @@ func TestDiagnostic(t *testing.T) {
 		Pos:      finding.Position{File: "/m/p/a.go", Offset: start},
 		End:      finding.Position{File: "/m/p/a.go", Offset: start + len("obj.(*v1.Pod)")},
 	}
-	d, err := diagnostic(f, newMapper(src), "https://example.com/tombstone.md")
+	d, err := diagnostic(f, newMapper(src), "https://example.com/tombstone.md", "warning")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +84,11 @@ func TestDiagnostic(t *testing.T) {
 	if src, ok := d.Source.Get(); !ok || src != "ctrllint" {
 		t.Errorf("source %q", src)
 	}
-	if d, _ := diagnostic(f, newMapper(src), ""); !d.CodeDescription.Href.IsZero() {
+	if d, _ := diagnostic(f, newMapper(src), "", "warning"); !d.CodeDescription.Href.IsZero() {
 		t.Errorf("codeDescription without a URL: %v", d.CodeDescription)
 	}
 	f.End.Offset = len(src) + 10
-	if _, err := diagnostic(f, newMapper(src), ""); err == nil {
+	if _, err := diagnostic(f, newMapper(src), "", "warning"); err == nil {
 		t.Error("a finding beyond the end of the file: no error")
 	}
 }

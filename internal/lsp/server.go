@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ctrllint/ctrllint/internal/finding"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -52,6 +53,23 @@ type Options struct {
 	Debounce time.Duration
 	Version  string    // reported in serverInfo
 	Log      io.Writer // the server's own log (stderr); nil discards
+	// Settings, if set, gives the settings for the package in a
+	// directory (its configuration file's, as a command run there would
+	// read them); nil means Analyzers, every finding, warnings. An error
+	// is shown for the package, which is then not analysed: settings
+	// the user got wrong must not silently become others.
+	Settings func(dir string) (Settings, error)
+}
+
+// Settings are what a configuration file decides for a package.
+type Settings struct {
+	Analyzers []*analysis.Analyzer
+	// Keep reports whether a finding is published (exclude-paths); nil
+	// keeps every one.
+	Keep func(finding.Finding) bool
+	// Severity is an analyzer's findings' severity: "error", "warning" or
+	// "note"; nil means warning.
+	Severity func(analyzer string) string
 }
 
 // closeWait bounds how long Serve waits for the connection to wind down

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,8 +16,11 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers"
+	"github.com/ctrllint/ctrllint/analyzers/suppression"
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // The server is driven in process over a pipe by the protocol library's
@@ -482,11 +486,111 @@ func TestShutdown(t *testing.T) {
 // read, as the command does (cmd/ctrllint passes analyzers.WholePackages).
 func TestDriverConfigWholePackages(t *testing.T) {
 	s := &server{opts: Options{Analyzers: analyzers.All(), WholePackages: analyzers.WholePackages(), Tests: true}}
-	cfg := s.driverConfig("/m", "./p")
+	cfg := s.driverConfig("/m", "./p", s.opts.Analyzers)
 	if len(cfg.WholePackages) == 0 || !slices.Equal(cfg.WholePackages, analyzers.WholePackages()) {
 		t.Errorf("driver.Config.WholePackages = %v, want %v", cfg.WholePackages, analyzers.WholePackages())
 	}
 	if cfg.Dir != "/m" || !slices.Equal(cfg.Patterns, []string{"./p"}) || !cfg.Tests || len(cfg.Analyzers) != len(analyzers.All()) {
 		t.Errorf("driver.Config = %+v", cfg)
+	}
+}
+
+// A package's settings choose its analyzers, drop excluded findings and
+// give the diagnostics' severity; settings that cannot be read are shown,
+// and the package is not analysed with others instead.
+func TestSettings(t *testing.T) {
+	dir := fixture(t)
+	handlers := filepath.Join(dir, "handlers.go")
+	register := filepath.Join(dir, "register.go")
+	for _, tc := range []struct {
+		name     string
+		settings func(string) (Settings, error)
+		want     map[string]int // diagnostics per file
+		severity protocol.DiagnosticSeverity
+		shown    string
+	}{
+		{
+			name: "severity note",
+			settings: func(string) (Settings, error) {
+				return Settings{Analyzers: analyzers.All(), Severity: func(string) string { return "note" }}, nil
+			},
+			want:     map[string]int{handlers: 2, register: 2},
+			severity: protocol.DiagnosticSeverityInformation,
+		},
+		{
+			name: "excluded file",
+			settings: func(string) (Settings, error) {
+				return Settings{
+					Analyzers: analyzers.All(),
+					Keep:      func(f finding.Finding) bool { return filepath.Base(f.Pos.File) != "register.go" },
+					Severity:  func(string) string { return "error" },
+				}, nil
+			},
+			want:     map[string]int{handlers: 2, register: 0},
+			severity: protocol.DiagnosticSeverityError,
+		},
+		{
+			name: "other analyzers",
+			settings: func(string) (Settings, error) {
+				return Settings{Analyzers: []*analysis.Analyzer{suppression.Analyzer}}, nil
+			},
+			want: map[string]int{handlers: 0, register: 0},
+		},
+		{
+			name: "broken settings",
+			settings: func(string) (Settings, error) {
+				return Settings{}, errors.New(".ctrllint.yml:3: enable: unknown analyzer")
+			},
+			want:  map[string]int{handlers: 0},
+			shown: ".ctrllint.yml:3: enable: unknown analyzer",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := testOptions()
+			opts.Settings = func(d string) (Settings, error) {
+				if d != dir {
+					t.Errorf("settings asked for %s, want the package's directory %s", d, dir)
+				}
+				return tc.settings(d)
+			}
+			s := start(t, opts)
+			c := s.client
+			s.initialize(t, filepath.Dir(dir))
+			s.open(t, handlers)
+			if tc.shown != "" {
+				c.await(t, "the message", func() bool { return len(c.shown) > 0 })
+			} else {
+				c.await(t, "diagnostics of the package's files", func() bool {
+					for file := range tc.want {
+						if c.published[uri.File(file)] == 0 {
+							return false
+						}
+					}
+					return true
+				})
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			for file, n := range tc.want {
+				got := c.diags[uri.File(file)]
+				if len(got) != n {
+					t.Errorf("%s: %d diagnostics, want %d: %v", filepath.Base(file), len(got), n, got)
+				}
+				for _, d := range got {
+					if d.Severity != tc.severity {
+						t.Errorf("%s: severity %v, want %v", filepath.Base(file), d.Severity, tc.severity)
+					}
+				}
+			}
+			switch {
+			case tc.shown == "" && len(c.shown) > 0:
+				t.Errorf("shown %v", c.shown)
+			case tc.shown != "" && (len(c.shown) != 1 || c.shown[0].Type != protocol.MessageTypeError || !strings.Contains(c.shown[0].Message, tc.shown)):
+				t.Errorf("shown %v, want an error containing %q", c.shown, tc.shown)
+			}
+			c.mu.Unlock()
+			s.stop(t, true, 0)
+			c.mu.Lock()
+		})
 	}
 }

@@ -300,24 +300,77 @@ func (a *Analysis) mentionsBesides(call ssa.CallInstruction, keys map[ssa.Value]
 func (a *Analysis) mentionsIn(fn *ssa.Function, keys map[ssa.Value]bool, rule Rule, ruleName string, except ssa.CallInstruction) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok || call == except {
-				continue
-			}
-			common := call.Common()
-			if _, method, args, ok := QueueOp(common); ok {
-				if rule.Methods[method] && len(args) > 0 && keys[args[0]] {
-					return true
-				}
-				continue
-			}
-			if a.importedMentions(common, keys, rule) {
+			if call, ok := instr.(ssa.CallInstruction); ok && call != except && a.callMentions(call, keys, rule, ruleName) {
 				return true
 			}
-			for _, s := range a.seedsOf(common, keys) {
-				if a.touchesKey(s, rule, ruleName) {
-					return true
-				}
+		}
+	}
+	return false
+}
+
+// callMentions reports whether call applies a rule method to one of keys,
+// itself or through the helper it calls.
+func (a *Analysis) callMentions(call ssa.CallInstruction, keys map[ssa.Value]bool, rule Rule, ruleName string) bool {
+	common := call.Common()
+	if _, method, args, ok := QueueOp(common); ok {
+		return rule.Methods[method] && len(args) > 0 && keys[args[0]]
+	}
+	if a.importedMentions(common, keys, rule) {
+		return true
+	}
+	for _, s := range a.seedsOf(common, keys) {
+		if a.touchesKey(s, rule, ruleName) {
+			return true
+		}
+	}
+	return false
+}
+
+// SharedReturn reports whether the return l ends at is also reached by a
+// path on which the key was settled by rule: code added before that return
+// would run on the settled path too (a Forget after an AddRateLimited
+// erases the backoff it asked for), so no edit there is right for l alone.
+// A path is followed from each settling call to the return, not through
+// the Get that takes the next key.
+func (a *Analysis) SharedReturn(l Leak, rule Rule) bool {
+	if l.Return == nil {
+		return false
+	}
+	target := l.Return.Block()
+	var stop *ssa.BasicBlock
+	if l.Fn == l.Item.Fn {
+		stop = l.Item.Get.Block()
+	}
+	name := ruleName(rule)
+	for _, b := range l.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !a.callMentions(call, l.Keys, rule, name) {
+				continue
+			}
+			if reaches(b, target, stop) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reaches reports whether control in from reaches to, from's own rest
+// included, without entering stop.
+func reaches(from, to, stop *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{from: true}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == to {
+			return true
+		}
+		for _, s := range b.Succs {
+			if !seen[s] && s != stop {
+				seen[s] = true
+				work = append(work, s)
 			}
 		}
 	}

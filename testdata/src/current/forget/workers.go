@@ -233,3 +233,25 @@ func (c *Controller) processPod(ctx context.Context, item string) { // want proc
 		return
 	}
 }
+
+// sharedReturn is sample-controller's processNextWorkItem with its outcomes
+// written as a switch that falls through to one return (the first draft
+// of the bundled example): success leaks, but the AddRateLimited case
+// reaches the same return, so a Forget inserted there would erase the
+// backoff just asked for. Reported without a fix.
+func (c *Controller) sharedReturn(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	err := c.sync(ctx, key)
+	switch {
+	case err == nil:
+	case c.queue.NumRequeues(key) < maxRetries:
+		c.queue.AddRateLimited(key)
+	default:
+		utilruntime.HandleError(fmt.Errorf("dropping %q out of the queue: %v", key, err))
+	}
+	return true // want `key from c.queue.Get\(\) is neither forgotten nor re-queued on this path`
+}

@@ -104,3 +104,23 @@ func (c *Controller) onlyAdd() bool {
 	}
 	return true
 }
+
+// sharedReturn: success leaks at a return the AddRateLimited path shares,
+// so a Forget inserted there would erase that backoff. Reported without a
+// fix (see the current module's sharedReturn).
+func (c *Controller) sharedReturn() bool {
+	obj, shutdown := c.workqueue.Get()
+	if shutdown {
+		return false
+	}
+	defer c.workqueue.Done(obj)
+	err := c.syncHandler(obj.(string))
+	if err != nil {
+		if c.workqueue.NumRequeues(obj) < 5 {
+			c.workqueue.AddRateLimited(obj)
+		} else {
+			utilruntime.HandleError(err)
+		}
+	}
+	return true // want `obj from c.workqueue.Get\(\) is neither forgotten nor re-queued on this path`
+}

@@ -1,0 +1,126 @@
+package baseline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
+)
+
+// A Baseline is a baseline file, read.
+type Baseline struct {
+	path    string
+	entries []Entry
+}
+
+// Read reads the baseline file at path. A missing, unreadable or corrupt
+// file is an error: a baseline that silently read as empty would report
+// every finding, one that failed open, none.
+func Read(path string) (*Baseline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := Decode(f, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Baseline{path: path, entries: entries}, nil
+}
+
+// Entries are the baseline's entries, in the file's order.
+func (b *Baseline) Entries() []Entry { return b.entries }
+
+// Build returns the entries recording findings, for a baseline file in
+// dir: one per identity, with the number of findings that have it.
+func Build(dir string, findings []finding.Finding) ([]Entry, error) {
+	k, err := newKeyer(dir)
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[key]int)
+	var entries []Entry
+	for i := range findings {
+		e, err := k.entry(&findings[i])
+		if err != nil {
+			return nil, err
+		}
+		if j, ok := index[e.key()]; ok {
+			entries[j].Count++
+			continue
+		}
+		index[e.key()] = len(entries)
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// Write records findings in a baseline file at path, replacing it whole
+// or, if writing fails, not at all. It returns the entries written.
+func Write(path string, findings []finding.Finding) ([]Entry, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := Build(filepath.Dir(abs), findings)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, entries); err != nil {
+		return nil, err
+	}
+	if err := writeFile(abs, buf.Bytes()); err != nil {
+		return nil, err
+	}
+	return entries, nil
+}
+
+// A Match is how the findings of a run compare with a baseline.
+type Match struct {
+	// Baselined[i] reports whether findings[i] is in the baseline.
+	Baselined []bool
+	// Gone are the entries that occurred fewer times than recorded,
+	// each with the count that did not occur.
+	Gone []Entry
+}
+
+// Match tells which of findings the baseline holds. Of several findings
+// with one identity, the first ones in findings' order (the outputs'
+// order: by file and line) are the baselined ones, as many as recorded;
+// the rest are new.
+func (b *Baseline) Match(findings []finding.Finding) (*Match, error) {
+	abs, err := filepath.Abs(b.path)
+	if err != nil {
+		return nil, err
+	}
+	k, err := newKeyer(filepath.Dir(abs))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", b.path, err)
+	}
+	left := make(map[key]int, len(b.entries))
+	for _, e := range b.entries {
+		left[e.key()] = e.Count
+	}
+	m := &Match{Baselined: make([]bool, len(findings))}
+	for i := range findings {
+		e, err := k.entry(&findings[i])
+		if err != nil {
+			return nil, err
+		}
+		if left[e.key()] > 0 {
+			left[e.key()]--
+			m.Baselined[i] = true
+		}
+	}
+	for _, e := range b.entries {
+		if n := left[e.key()]; n > 0 {
+			e.Count = n
+			m.Gone = append(m.Gone, e)
+		}
+	}
+	return m, nil
+}

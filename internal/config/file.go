@@ -1,0 +1,166 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	yamlnode "go.yaml.in/yaml/v3"
+	"golang.org/x/tools/go/analysis"
+	"sigs.k8s.io/yaml"
+)
+
+// FileNames are the names a configuration file is found by, in the order
+// they are looked for in each directory.
+var FileNames = []string{".ctrllint.yml", ".ctrllint.yaml"}
+
+// File is a configuration file, read and checked.
+type File struct {
+	// Path is the file's absolute path.
+	Path string
+	// Dir is its directory, the base of exclude-paths.
+	Dir string
+	Settings
+}
+
+// Find looks for a configuration file in dir, then in each parent
+// directory up to the root, and returns the first found ("" for none). Both
+// names in one directory is an error: which one is meant is not clear.
+func Find(dir string) (string, error) {
+	for {
+		var found []string
+		for _, name := range FileNames {
+			p := filepath.Join(dir, name)
+			st, err := os.Stat(p)
+			switch {
+			case err == nil && !st.IsDir():
+				found = append(found, p)
+			case err == nil:
+				return "", fmt.Errorf("%s is a directory, not a configuration file", p)
+			case !errors.Is(err, os.ErrNotExist):
+				return "", err // unreadable: never skipped silently
+			}
+		}
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 2:
+			return "", fmt.Errorf("both %s and %s: keep one", found[0], FileNames[1])
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// Load reads and checks the configuration file at path (absolute) against
+// the analyzers in all. name is how messages call the file. Every problem
+// is reported, one error each, as "name:line: problem" (the line where the
+// YAML library gives one), in the order of the file.
+func Load(path, name string, all []*analysis.Analyzer) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	js, err := yaml.YAMLToJSONStrict(data) // duplicate keys are errors
+	if err != nil {
+		return nil, yamlError(name, err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(js, &fields); err != nil {
+		return nil, fmt.Errorf("%s: want a map of settings (enable, disable, exclude-paths, severity, analyzer options), not %s", name, kindOf(js))
+	}
+	// An empty file is null: an empty configuration.
+	s, problems := Decode(fields, all, Command)
+	if len(problems) > 0 {
+		lines := lineFinder(data)
+		type located struct {
+			line int
+			msg  string
+		}
+		var ls []located
+		for _, p := range problems {
+			ls = append(ls, located{lines(p.Path), p.Msg})
+		}
+		slices.SortStableFunc(ls, func(a, b located) int { return a.line - b.line })
+		var errs []error
+		for _, l := range ls {
+			if l.line > 0 {
+				errs = append(errs, fmt.Errorf("%s:%d: %s", name, l.line, l.msg))
+			} else {
+				errs = append(errs, fmt.Errorf("%s: %s", name, l.msg))
+			}
+		}
+		return nil, errors.Join(errs...)
+	}
+	return &File{Path: path, Dir: filepath.Dir(path), Settings: s}, nil
+}
+
+func kindOf(js []byte) string {
+	switch strings.TrimSpace(string(js))[0] {
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	}
+	return "a scalar"
+}
+
+// yamlLine is how the YAML library places a problem.
+var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+
+// yamlError turns the YAML library's errors (syntax, duplicate keys) into
+// "name:line: problem" lines.
+func yamlError(name string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	var errs []error
+	for _, m := range yamlLine.FindAllStringSubmatch(msg, -1) {
+		errs = append(errs, fmt.Errorf("%s:%s: %s", name, m[1], m[2]))
+	}
+	if len(errs) == 0 {
+		return fmt.Errorf("%s: %s", name, msg)
+	}
+	return errors.Join(errs...)
+}
+
+// lineFinder returns a function that finds the line of a Problem's path in
+// the YAML source: the line of the deepest key or list item of the path
+// that exists, 0 if none does.
+func lineFinder(data []byte) func(path []string) int {
+	var doc yamlnode.Node
+	if yamlnode.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return func([]string) int { return 0 }
+	}
+	return func(path []string) int {
+		n, line := doc.Content[0], 0
+		for _, p := range path {
+			next := (*yamlnode.Node)(nil)
+			switch n.Kind {
+			case yamlnode.MappingNode:
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					if n.Content[i].Value == p {
+						line, next = n.Content[i].Line, n.Content[i+1]
+					}
+				}
+			case yamlnode.SequenceNode:
+				if i, err := strconv.Atoi(p); err == nil && i >= 0 && i < len(n.Content) {
+					next = n.Content[i]
+					line = next.Line
+				}
+			}
+			if next == nil {
+				break
+			}
+			n = next
+		}
+		return line
+	}
+}
