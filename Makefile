@@ -16,13 +16,35 @@ MODULES := runtime hack/runtimebench
 # $(call in-modules,CMD): CMD in each of MODULES, stopping at the first failure.
 in-modules = @set -e; for m in $(MODULES); do echo "(cd $$m && $(1))"; (cd $$m && $(1)); done
 
-.PHONY: all build example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz fuzz-smoke \
+.PHONY: all build version example test testdata vet unit lint docs bench bench-micro bench-compare clean fuzz fuzz-smoke \
 	e2e e2e-binaries e2e-if-possible e2e-smoke work
 
 all: build
 
+# The version `ctrllint -V` prints comes from the build info, which the go
+# command stamps from git: the tag at HEAD, or a pseudo-version naming the
+# commit, +dirty for uncommitted changes (docs/release.md). -buildvcs=auto
+# overrides a GOFLAGS=-buildvcs=false; BUILDVCS=false turns stamping off, as
+# does a git that cannot read the checkout (go build would fail on it). Where
+# .git is a file (a git worktree or submodule) the go command stamps nothing,
+# so hack/version prints the same version from git and -X stamps it.
+BUILDVCS ?= auto
+
 build:
-	$(GO) build -o $(BIN) ./cmd/ctrllint
+	@vcs=$(BUILDVCS); stamp=; \
+	if [ "$$vcs" != false ] && ! git status --porcelain >/dev/null 2>&1; then vcs=false; fi; \
+	if [ "$$vcs" != false ] && [ ! -d .git ] && v=$$($(GO) run ./hack/version); then \
+	  stamp="-ldflags=-X=main.version=$$v"; fi; \
+	echo "$(GO) build -buildvcs=$$vcs $$stamp -o $(BIN) ./cmd/ctrllint"; \
+	$(GO) build -buildvcs=$$vcs $$stamp -o $(BIN) ./cmd/ctrllint
+
+# make build's binary names its version, not "devel" (outside a git checkout,
+# or one git cannot read, there is none to name: skipped).
+version: build
+	@if ! git status --porcelain >/dev/null 2>&1; then echo "version: SKIPPED: no git checkout that git can read here"; exit 0; fi; \
+	out=$$(./$(BIN) -V) || exit 1; \
+	case "$$out" in "ctrllint version v"*) echo "version: PASS ($$out)";; \
+	*) echo "version: FAILED: make build's binary prints \"$$out\", want a version from git" >&2; exit 1;; esac
 
 # The bundled example (testdata/src/current/example): a small controller,
 # compiled against the real client-go and controller-runtime, with one
@@ -72,7 +94,7 @@ lint: build
 TEST_EXTRA :=
 -include make/*.mk
 
-test: vet unit lint example fuzz-smoke e2e-if-possible $(TEST_EXTRA)
+test: vet unit lint example version fuzz-smoke e2e-if-possible $(TEST_EXTRA)
 
 # End-to-end tests: the runtime's example controller against a real
 # kube-apiserver and etcd (envtest). hack/e2e-binaries.sh builds both from the
@@ -106,8 +128,9 @@ e2e-if-possible:
 	fi; \
 	$(MAKE) --no-print-directory e2e
 
+# The generated docs (analyzers/docs_test.go, analyzers/docsgen_test.go).
 docs:
-	$(GO) test ./analyzers -run TestDocsUpToDate -update
+	$(GO) test ./analyzers -run '^(TestDocsUpToDate|TestGeneratedBlocks)$$' -update
 
 # Fuzz what takes arbitrary input: suppression directives, doc.go parsing,
 # the golangci-lint plugin's settings, the editor server's frames and

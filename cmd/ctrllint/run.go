@@ -53,17 +53,14 @@ func (s suite) info(a *analysis.Analyzer) analyzers.Info {
 	return analyzers.Info{Name: a.Name, Summary: summary, URL: a.URL, Text: a.Doc}
 }
 
-// version is set at release time with -ldflags "-X main.version=v1.2.3".
+// version, when set (-ldflags "-X main.version=..."), is the version -V
+// prints instead of the build info's: make build sets it where go cannot
+// read git (version.go).
 var version = ""
 
 func toolVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
+	bi, _ := debug.ReadBuildInfo()
+	return formatVersion(version, bi)
 }
 
 // cacheDir is where results are cached, "" for none: $CTRLLINT_CACHE
