@@ -2,12 +2,14 @@ package main
 
 import (
 	"cmp"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ctrllint/ctrllint/internal/driver"
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"golang.org/x/tools/go/analysis"
 )
 
 // formats are the values of -f, in the order the usage lists them. The
@@ -128,4 +130,40 @@ func validUTF8(s string) string {
 		return s
 	}
 	return string([]rune(s))
+}
+
+// report is what a run has to say, for writeReport to write in any format.
+type report struct {
+	findings     []finding.Finding
+	problems     []runProblem
+	problemLines []string // the problems as printed on stderr
+	goneNote     string   // baseline entries that no longer occur, or ""
+	rel          func(string) string
+	severity     func(analyzer string) string
+	baseline     *baselineRun // nil without -baseline
+
+	// What SARIF's log describes besides the results.
+	suite   suite
+	enabled []*analysis.Analyzer
+	wd      string
+}
+
+// writeReport writes r to w in format, one of formats.
+func writeReport(w io.Writer, format string, r report) error {
+	switch format {
+	case "json":
+		return writeJSON(w, r.findings, r.problems, r.rel, r.severity)
+	case "sarif":
+		all, states := r.baseline.sarifFindings(r.findings)
+		return writeSARIF(w, all, sarifInput{
+			suite: r.suite, enabled: r.enabled, wd: r.wd, problems: r.problemLines, severity: r.severity,
+			baselineStates: states, notes: nonEmpty(r.goneNote),
+		})
+	case "github":
+		return writeGitHub(w, r.findings, r.problems, r.rel, r.severity)
+	case "checkstyle":
+		return writeCheckstyle(w, r.findings, r.problems, r.rel, r.severity)
+	}
+	writeText(w, r.findings, r.rel)
+	return nil
 }

@@ -96,28 +96,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stdout, "ctrllint version %s %s\n", toolVersion(), runtime.Version())
 		return exitClean
 	}
-	if o.cpuprof != "" {
-		f, err := os.Create(o.cpuprof)
-		if err != nil {
-			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
-			return exitError
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
-			return exitError
-		}
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	stopProfiles, err := startProfiles(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
+		return exitError
 	}
-	if o.memprof != "" {
-		defer func() {
-			f, err := os.Create(o.memprof)
-			if err == nil {
-				runtime.GC()
-				pprof.WriteHeapProfile(f)
-				f.Close()
-			}
-		}()
-	}
+	defer stopProfiles()
 	if o.explain != "" {
 		return explain(o.explain, stdout, stderr, s)
 	}
@@ -225,24 +209,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stderr, "ctrllint: %s\n", goneNote)
 	}
 
-	severityOf := severities(cfg)
-	var werr error
-	switch o.format {
-	case "json":
-		werr = writeJSON(stdout, findings, problems, rel, severityOf)
-	case "sarif":
-		all, states := bl.sarifFindings(findings)
-		werr = writeSARIF(stdout, all, sarifInput{
-			suite: s, enabled: enabled, wd: wd, problems: problemLines, severity: severityOf,
-			baselineStates: states, notes: nonEmpty(goneNote),
-		})
-	case "github":
-		werr = writeGitHub(stdout, findings, problems, rel, severityOf)
-	case "checkstyle":
-		werr = writeCheckstyle(stdout, findings, problems, rel, severityOf)
-	default:
-		writeText(stdout, findings, rel)
-	}
+	werr := writeReport(stdout, o.format, report{
+		findings: findings, problems: problems, problemLines: problemLines, goneNote: goneNote,
+		rel: rel, severity: severities(cfg), baseline: bl, suite: s, enabled: enabled, wd: wd,
+	})
 	if werr != nil {
 		fmt.Fprintf(stderr, "ctrllint: %v\n", werr)
 		return exitError
@@ -349,4 +319,32 @@ func relativizer(wd string) func(string) string {
 		}
 		return r
 	}
+}
+
+// startProfiles starts the -cpuprofile and -memprofile profiles; the
+// function it returns writes them.
+func startProfiles(o *options) (stop func(), err error) {
+	var cpu *os.File
+	if o.cpuprof != "" {
+		if cpu, err = os.Create(o.cpuprof); err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, err
+		}
+	}
+	return func() {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			cpu.Close()
+		}
+		if o.memprof != "" {
+			if f, err := os.Create(o.memprof); err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
+	}, nil
 }
