@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/finding"
-	"golang.org/x/tools/go/analysis"
 )
 
 type nopCloser struct{ io.Writer }

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/ctrllint/ctrllint/internal/driver"
 	"github.com/ctrllint/ctrllint/internal/finding"
-	"golang.org/x/tools/go/analysis"
 )
 
 // formats are the values of -f, in the order the usage lists them. The

@@ -25,11 +25,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctrllint/ctrllint/internal/finding"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
 // source is the Diagnostic.source of every diagnostic.
