@@ -27,6 +27,7 @@ type testClient struct {
 	requests []message                  // gopls's requests, answered
 	diags    map[string][]diagnostic    // the last list published, by URI
 	raw      map[string]json.RawMessage // last raw reply, by id
+	closed   bool                       // the input was closed
 }
 
 // diagnostic is what the test reads of one.
@@ -117,9 +118,21 @@ func (c *testClient) signal() {
 }
 
 func (c *testClient) write(body []byte) {
-	if _, err := fmt.Fprintf(c.out, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if _, err := fmt.Fprintf(c.out, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil && !closed {
 		c.t.Errorf("writing to the proxy: %v", err)
 	}
+}
+
+// close closes the proxy's input, as a client going away does; answers to
+// gopls's requests still in flight then fail.
+func (c *testClient) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.out.Close()
 }
 
 // notify sends a notification.

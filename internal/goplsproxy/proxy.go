@@ -14,7 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -71,10 +73,11 @@ func Run(ctx context.Context, in io.ReadCloser, out io.Writer, opts Options) int
 		opts.ExitWait = 10 * time.Second
 	}
 	cmd := exec.Command(opts.Gopls, opts.Args...)
-	cmd.Env = append(opts.Env, GuardEnv+"=1")
-	if opts.Env == nil {
-		cmd.Env = append(cmd.Environ(), GuardEnv+"=1")
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
 	}
+	cmd.Env = append(slices.Clip(env), GuardEnv+"=1")
 	cmd.Stderr = opts.Stderr
 	toGopls, err := cmd.StdinPipe()
 	if err != nil {
