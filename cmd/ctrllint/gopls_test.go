@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ctrllint/ctrllint/internal/goplsproxy"
+	"github.com/ctrllint/ctrllint/internal/lsp"
+)
+
+// A bad command line, or no gopls to start, is exit status 2 with a
+// message naming what is wrong, before anything is started.
+func TestGoplsCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  string
+		want string
+	}{
+		{[]string{"-enable", "nope"}, "", `ctrllint gopls: enable: unknown analyzer "nope"`},
+		{[]string{"-gopls", filepath.Join(t.TempDir(), "nope")}, "", "ctrllint gopls: -gopls: stat "},
+		{[]string{"-gopls", t.TempDir()}, "", "ctrllint gopls: -gopls: is a directory"},
+		{[]string{"-config", filepath.Join(t.TempDir(), "none.yml")}, "", "-config"},
+		{[]string{"-nope"}, "", "flag provided but not defined: -nope"},
+		{nil, "1", "started by ctrllint gopls: the gopls it found is ctrllint"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Setenv(goplsproxy.GuardEnv, tc.env)
+			if tc.env == "" {
+				os.Unsetenv(goplsproxy.GuardEnv)
+			}
+			var stderr bytes.Buffer
+			code := runGopls(context.Background(), tc.args, io.NopCloser(strings.NewReader("")), io.Discard, &stderr, testSuite())
+			if code != exitError || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("gopls %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr.String(), exitError, tc.want)
+			}
+		})
+	}
+}
+
+// Named ctrllint-gopls, ctrllint is the proxy with every argument gopls's:
+// VS Code starts its gopls with gopls's flags.
+func TestProxyArgs(t *testing.T) {
+	for _, tc := range []struct {
+		argv0 string
+		args  []string
+		want  []string
+	}{
+		{"/usr/local/bin/ctrllint-gopls", []string{"-mode=stdio"}, []string{"gopls", "--", "-mode=stdio"}},
+		{"/x/ctrllint-gopls.exe", nil, []string{"gopls", "--"}},
+		{"ctrllint", []string{"gopls", "-gopls", "x"}, []string{"gopls", "-gopls", "x"}},
+		{"/bin/gopls", []string{"-mode=stdio"}, []string{"-mode=stdio"}},
+	} {
+		if got := proxyArgs(filepath.FromSlash(tc.argv0), tc.args); !slices.Equal(got, tc.want) {
+			t.Errorf("proxyArgs(%q, %q) = %q, want %q", tc.argv0, tc.args, got, tc.want)
+		}
+	}
+}
+
+// The command runs the proxy: gopls started with the arguments after --,
+// initialize answered by gopls, shutdown and exit ending it with status 0.
+func TestGoplsSession(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	gopls := os.Getenv("CTRLLINT_GOPLS")
+	if gopls == "" {
+		gopls = filepath.Join(home, ".cache", "ctrllint", "gopls-v0.23.0", "gopls")
+	}
+	if _, err := os.Stat(gopls); err != nil {
+		if os.Getenv("CTRLLINT_REQUIRE_GOPLS") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("no gopls (make gopls builds it): %v", err)
+	}
+	os.Unsetenv(goplsproxy.GuardEnv)
+	// A client that waits for each answer, as editors do: gopls exits
+	// at once on exit.
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- runGopls(context.Background(), []string{"-gopls", gopls, "-config", "none", "--", "serve"}, inR, outW, &stderr, testSuite())
+		outW.Close()
+	}()
+	frames := lsp.NewFrameReader(outR)
+	send := func(body string) {
+		fmt.Fprintf(inW, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	await := func(want string) string {
+		t.Helper()
+		for {
+			b, err := frames.Read()
+			if err != nil {
+				t.Fatalf("waiting for %s: %v; stderr:\n%s", want, err, stderr.String())
+			}
+			if strings.Contains(string(b), want) {
+				return string(b)
+			}
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`)
+	if res := await(`"id":1`); !strings.Contains(res, `"name":"gopls"`) {
+		t.Errorf("initialize: %s", res)
+	}
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	await(`"id":2`)
+	send(`{"jsonrpc":"2.0","method":"exit"}`)
+	go io.Copy(io.Discard, outR)
+	if code := <-done; code != exitClean {
+		t.Errorf("exit status %d, want 0; stderr:\n%s", code, stderr.String())
+	}
+}
