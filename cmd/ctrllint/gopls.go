@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -22,6 +23,9 @@ starts the real gopls with the arguments after --, passes every message
 through unchanged but gopls's diagnostics and code actions, which get
 ctrllint's, and exits when gopls does: 0 after the editor's shutdown and
 exit, 1 if gopls ended by itself (the editor is told, and restarts it).
+
+A gopls command that is no server (gopls version, gopls check ...) runs
+as it is: editors run "gopls version" with the program they start.
 
 Installed under the name ctrllint-gopls (a link to ctrllint), it takes no
 flags of its own: every argument is gopls's (VS Code's go.alternateTools
@@ -90,6 +94,9 @@ func runGopls(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		fmt.Fprintf(stderr, "ctrllint gopls: -gopls: %v\n", err)
 		return exitError
 	}
+	if !goplsproxy.Serves(fs.Args()) {
+		return runGoplsAsIs(ctx, path, fs.Args(), stdin, stdout, stderr)
+	}
 	return goplsproxy.Run(ctx, stdin, stdout, goplsproxy.Options{
 		Gopls:  path,
 		Args:   fs.Args(),
@@ -98,4 +105,23 @@ func runGopls(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 			return lsp.NewEngine(ctx, opts, c)
 		},
 	})
+}
+
+// runGoplsAsIs runs a gopls command that is no server (gopls version,
+// which editors run with the program they were given for gopls) with the
+// proxy's input and output, and returns its exit status.
+func runGoplsAsIs(ctx context.Context, path string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return exitClean
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return exit.ExitCode()
+	default:
+		fmt.Fprintf(stderr, "ctrllint gopls: %v\n", err)
+		return exitError
+	}
 }

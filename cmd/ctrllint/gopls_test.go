@@ -66,18 +66,7 @@ func TestProxyArgs(t *testing.T) {
 // The command runs the proxy: gopls started with the arguments after --,
 // initialize answered by gopls, shutdown and exit ending it with status 0.
 func TestGoplsSession(t *testing.T) {
-	home, _ := os.UserHomeDir()
-	gopls := os.Getenv("CTRLLINT_GOPLS")
-	if gopls == "" {
-		gopls = filepath.Join(home, ".cache", "ctrllint", "gopls-v0.23.0", "gopls")
-	}
-	if _, err := os.Stat(gopls); err != nil {
-		if os.Getenv("CTRLLINT_REQUIRE_GOPLS") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("no gopls (make gopls builds it): %v", err)
-	}
-	os.Unsetenv(goplsproxy.GuardEnv)
+	gopls := testGopls(t)
 	// A client that waits for each answer, as editors do: gopls exits
 	// at once on exit.
 	inR, inW := io.Pipe()
@@ -116,4 +105,36 @@ func TestGoplsSession(t *testing.T) {
 	if code := <-done; code != exitClean {
 		t.Errorf("exit status %d, want 0; stderr:\n%s", code, stderr.String())
 	}
+}
+
+// gopls version, which the Go extension runs with the program it was
+// given for gopls, is gopls's own, not a proxy session.
+func TestGoplsVersion(t *testing.T) {
+	gopls := testGopls(t)
+	var out, stderr bytes.Buffer
+	code := runGopls(context.Background(), []string{"-gopls", gopls, "--", "version"}, io.NopCloser(strings.NewReader("")), &out, &stderr, testSuite())
+	if code != exitClean || !strings.Contains(out.String(), "golang.org/x/tools/gopls v") {
+		t.Errorf("gopls version: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+}
+
+// testGopls is the gopls make gopls builds (CTRLLINT_GOPLS: another); the
+// test skips without one unless CTRLLINT_REQUIRE_GOPLS is set, as make
+// gopls-e2e sets it.
+func testGopls(t *testing.T) string {
+	t.Helper()
+	gopls := os.Getenv("CTRLLINT_GOPLS")
+	if gopls == "" {
+		home, _ := os.UserHomeDir()
+		gopls = filepath.Join(home, ".cache", "ctrllint", "gopls-v0.23.0", "gopls")
+	}
+	if _, err := os.Stat(gopls); err != nil {
+		if os.Getenv("CTRLLINT_REQUIRE_GOPLS") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("no gopls (make gopls builds it): %v", err)
+	}
+	t.Setenv(goplsproxy.GuardEnv, "")
+	os.Unsetenv(goplsproxy.GuardEnv)
+	return gopls
 }

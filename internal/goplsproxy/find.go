@@ -60,3 +60,35 @@ func Find(self string) (string, error) {
 	}
 	return "", errors.New("no gopls in GOBIN, GOPATH/bin, GOROOT/bin or PATH (go install golang.org/x/tools/gopls@latest installs it; -gopls names one)")
 }
+
+// goplsValueFlags are gopls's flags that take a value, which may come as
+// the next argument.
+var goplsValueFlags = map[string]bool{
+	"logfile": true, "mode": true, "remote": true, "port": true, "listen": true, "debug": true, "ocagent": true,
+	"listen.timeout": true, "remote.debug": true, "remote.listen.timeout": true, "remote.logfile": true,
+	"profile.alloc": true, "profile.block": true, "profile.cpu": true, "profile.mem": true, "profile.trace": true,
+}
+
+// Serves reports whether gopls run with args serves the LSP on standard
+// input and output (no subcommand, or serve), which is what is proxied;
+// another subcommand (gopls version, which editors run to learn the
+// version, check, help...) runs as it is.
+func Serves(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return i+1 == len(args) || args[i+1] == "serve"
+		}
+		if !strings.HasPrefix(a, "-") {
+			return a == "serve"
+		}
+		name := strings.TrimLeft(a, "-")
+		if name == "h" || name == "help" {
+			return false
+		}
+		if !strings.Contains(name, "=") && goplsValueFlags[name] {
+			i++ // its value
+		}
+	}
+	return true
+}
