@@ -179,11 +179,12 @@ type proxy struct {
 
 	merged *merger
 
-	mu       sync.Mutex
-	pending  map[string]pending // the client's requests whose answers are merged, by id
-	shutdown bool               // the client asked for shutdown
-	ended    bool               // the client said exit or went away: gopls is to end
-	ending   chan struct{}      // closed when ended is set
+	mu         sync.Mutex
+	pending    map[string]pending // the client's requests whose answers are merged, by id
+	shutdown   bool               // the client asked for shutdown
+	shutdownID string             // its id (idKey)
+	ended      bool               // the client said exit or went away: gopls is to end
+	ending     chan struct{}      // closed when ended is set
 }
 
 // pending is a client request whose answer gets ctrllint's part.
@@ -221,11 +222,9 @@ func (p *proxy) fromClient(r *lsp.FrameReader) {
 		}
 		switch {
 		case m.Method == "shutdown" && m.ID != nil:
-			// Before gopls can answer: nothing of ctrllint's follows the
-			// reply.
-			p.analyzer.Shutdown()
 			p.mu.Lock()
 			p.shutdown = true
+			p.shutdownID = idKey(m.ID)
 			p.mu.Unlock()
 		case (m.Method == "textDocument/codeAction" || m.Method == "textDocument/diagnostic") && m.ID != nil:
 			p.mu.Lock()
@@ -327,7 +326,14 @@ func (p *proxy) fromGopls(r *lsp.FrameReader) {
 			p.mu.Lock()
 			req, ok := p.pending[idKey(m.ID)]
 			delete(p.pending, idKey(m.ID))
+			shutdown := p.shutdownID != "" && idKey(m.ID) == p.shutdownID
 			p.mu.Unlock()
+			if shutdown {
+				// Nothing of ctrllint's follows the reply. Waiting here
+				// rather than in fromClient keeps the client's messages
+				// flowing while the analyses stop.
+				p.analyzer.Shutdown()
+			}
 			if ok && m.Error == nil {
 				if merged, ok := p.answer(req, m); ok {
 					body = merged

@@ -235,6 +235,14 @@ func TestProxy(t *testing.T) {
 	if caps["codeActionProvider"] == nil || caps["hoverProvider"] == nil {
 		t.Errorf("gopls's capabilities did not come through: %v", caps)
 	}
+	// The proxy adds nothing to gopls's capabilities: what ctrllint needs
+	// of the client, gopls asks for too (didSave, quick fixes).
+	if sync, _ := caps["textDocumentSync"].(map[string]any); sync["save"] == nil || sync["openClose"] != true {
+		t.Errorf("gopls's textDocumentSync %v: ctrllint needs didOpen, didClose and didSave", caps["textDocumentSync"])
+	}
+	if ca, _ := caps["codeActionProvider"].(map[string]any); !slices.Contains(ca["codeActionKinds"].([]any), any("quickfix")) {
+		t.Errorf("gopls's codeActionProvider %v: the client must ask for quick fixes", caps["codeActionProvider"])
+	}
 	if info, _ := res["serverInfo"].(map[string]any); info["name"] != "gopls" {
 		t.Errorf("serverInfo %v, want gopls's", res["serverInfo"])
 	}
@@ -434,4 +442,40 @@ func TestClientGone(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A signal (the context's end) kills gopls and ends the proxy, with no
+// goroutine left.
+func TestCanceled(t *testing.T) {
+	gopls := goplsPath(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go io.Copy(io.Discard, outR)
+	var stderr syncBuffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- Run(ctx, inR, outW, Options{
+			Gopls: gopls, Env: testEnv, Stderr: &stderr,
+			Analyzer: func(ctx context.Context, c lsp.Client) Analyzer {
+				return lsp.NewEngine(ctx, lsp.Options{Analyzers: analyzers.All(), Env: testEnv}, c)
+			},
+		})
+		outW.Close()
+	}()
+	defer inW.Close()
+	time.Sleep(200 * time.Millisecond) // gopls started
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 1 {
+			t.Errorf("exit status %d, want 1", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Run did not return after the context ended; stderr:\n%s", &stderr)
+	}
+	if strings.Contains(stderr.String(), "unexpectedly") {
+		t.Errorf("a gopls killed on a signal reported as a crash: %s", &stderr)
+	}
+	noLeaks(t)
 }
