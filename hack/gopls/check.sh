@@ -21,5 +21,5 @@ case $? in
 3) echo "gopls-e2e: SKIPPED: gopls could not be downloaded from the module proxy"; exit 0 ;;
 *) echo "gopls-e2e: FAILED: building gopls" >&2; exit 1 ;;
 esac
-CTRLLINT_GOPLS=$bin CTRLLINT_REQUIRE_GOPLS=1 $GO test -count=1 -run 'TestProxy|TestGoplsCrash|TestClientGone' ./internal/goplsproxy && CTRLLINT_GOPLS=$bin CTRLLINT_REQUIRE_GOPLS=1 $GO test -count=1 -run 'TestGopls' ./cmd/ctrllint || exit 1
+CTRLLINT_GOPLS=$bin CTRLLINT_REQUIRE_GOPLS=1 $GO test -count=1 -run 'TestProxy|TestGoplsCrash|TestClientGone|TestCanceled|TestPullDiagnostics' ./internal/goplsproxy && CTRLLINT_GOPLS=$bin CTRLLINT_REQUIRE_GOPLS=1 $GO test -count=1 -run 'TestGopls' ./cmd/ctrllint || exit 1
 GO=$GO hack/gopls/e2e.sh "$bin"

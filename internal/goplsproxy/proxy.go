@@ -398,7 +398,7 @@ func (p *proxy) codeActions(params, result json.RawMessage) (json.RawMessage, er
 }
 
 // pulled is gopls's full document diagnostic report with ctrllint's
-// items added; nil if it has none or the report is not a full one.
+// items added; nil if ctrllint has none or the report is "unchanged".
 func (p *proxy) pulled(params, result json.RawMessage) (json.RawMessage, error) {
 	var req struct {
 		TextDocument struct {
@@ -416,8 +416,13 @@ func (p *proxy) pulled(params, result json.RawMessage) (json.RawMessage, error) 
 	if err := json.Unmarshal(result, &report); err != nil {
 		return nil, err
 	}
-	if string(report["kind"]) != `"full"` {
-		return nil, nil // "unchanged": gopls does not send it
+	switch string(report["kind"]) {
+	case `"unchanged"`:
+		return nil, nil // gopls does not send it; nothing to add to
+	case `"full"`:
+	default:
+		// gopls v0.23 sends "" for its full reports.
+		report["kind"] = json.RawMessage(`"full"`)
 	}
 	var items []json.RawMessage
 	if raw := report["items"]; len(raw) > 0 && string(raw) != "null" {

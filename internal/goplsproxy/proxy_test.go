@@ -149,9 +149,16 @@ func start(t *testing.T, gopls string) *session {
 // registrations) and returns the result.
 func (s *session) initialize(t *testing.T, root string) map[string]any {
 	t.Helper()
+	return s.initializeWith(t, root, nil)
+}
+
+// initializeWith is initialize with gopls's initializationOptions.
+func (s *session) initializeWith(t *testing.T, root string, gopls map[string]any) map[string]any {
+	t.Helper()
 	m := s.c.call("initialize", map[string]any{
-		"processId": nil,
-		"rootUri":   string(uri.File(root)),
+		"initializationOptions": gopls,
+		"processId":             nil,
+		"rootUri":               string(uri.File(root)),
 		"capabilities": map[string]any{
 			"workspace": map[string]any{
 				"configuration":         true,
@@ -478,4 +485,50 @@ func TestCanceled(t *testing.T) {
 		t.Errorf("a gopls killed on a signal reported as a crash: %s", &stderr)
 	}
 	noLeaks(t)
+}
+
+// With pull diagnostics (gopls's experimental pullDiagnostics setting),
+// gopls's answer to textDocument/diagnostic gets ctrllint's diagnostics of
+// the document.
+func TestPullDiagnostics(t *testing.T) {
+	gopls := goplsPath(t)
+	dir := fixture(t)
+	s := start(t, gopls)
+	c := s.c
+	res := s.initializeWith(t, filepath.Dir(dir), map[string]any{"pullDiagnostics": true})
+	if caps, _ := res["capabilities"].(map[string]any); caps["diagnosticProvider"] == nil {
+		t.Fatalf("gopls offers no pull diagnostics: %v", caps)
+	}
+	path := filepath.Join(dir, "handlers.go")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := string(uri.File(path))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "go", "version": 1, "text": string(text)}})
+	c.await("ctrllint's diagnostics", func() bool {
+		return slices.ContainsFunc(c.diags[u], func(d diagnostic) bool { return d.Source == "ctrllint" })
+	})
+	m := c.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": u}})
+	var report struct {
+		Kind  string       `json:"kind"`
+		Items []diagnostic `json:"items"`
+	}
+	if err := json.Unmarshal(m.Result, &report); err != nil {
+		t.Fatalf("textDocument/diagnostic: %s %s: %v", m.Result, m.Error, err)
+	}
+	var ours, theirs int
+	for _, d := range report.Items {
+		if d.Source == "ctrllint" {
+			ours++
+		} else if strings.Contains(d.Message, "self-assignment") {
+			theirs++
+		}
+	}
+	if report.Kind != "full" || ours != 2 || theirs != 1 {
+		t.Errorf("pulled report: kind %q, %d of ctrllint's (want 2), %d self-assignments (want 1): %s", report.Kind, ours, theirs, m.Result)
+	}
+	c.call("shutdown", nil)
+	c.notify("exit", nil)
+	s.stop(t, 0)
 }
