@@ -108,7 +108,12 @@ func Run(ctx context.Context, in io.ReadCloser, out io.Writer, opts Options) int
 	clientDone := make(chan struct{})
 	go func() {
 		defer close(goplsDone)
-		p.fromGopls(lsp.NewFrameReader(fromGopls))
+		if err := p.fromGopls(lsp.NewFrameReader(fromGopls)); err != nil {
+			// Its output is lost (a broken frame, or one over the size
+			// limit): gopls would block writing the next.
+			fmt.Fprintf(opts.Stderr, "ctrllint gopls: reading from gopls: %v\n", err)
+			cmd.Process.Kill()
+		}
 	}()
 	go func() {
 		defer close(clientDone)
@@ -300,15 +305,16 @@ func (p *proxy) end() {
 }
 
 // fromGopls passes gopls's messages to the client, with ctrllint's merged
-// into the three that carry diagnostics and fixes.
-func (p *proxy) fromGopls(r *lsp.FrameReader) {
+// into the three that carry diagnostics and fixes, until gopls's output
+// ends (nil) or cannot be read.
+func (p *proxy) fromGopls(r *lsp.FrameReader) error {
 	for {
 		body, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				fmt.Fprintf(p.stderr, "ctrllint gopls: reading from gopls: %v\n", err)
-			}
-			return
+			return err
 		}
 		var m message
 		if json.Unmarshal(body, &m) != nil {
