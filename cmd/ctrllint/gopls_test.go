@@ -214,8 +214,9 @@ func TestGoplsTerminated(t *testing.T) {
 	if code != 143 || !strings.Contains(stderr.String(), "ctrllint gopls: stopped by SIGTERM\n") {
 		t.Errorf("exit %d (want 143), stderr %q", code, &stderr)
 	}
-	if err := syscall.Kill(pid, 0); err == nil {
-		syscall.Kill(pid, syscall.SIGKILL)
+	// Signal 0 tells whether the process is there (the proxy reaped it).
+	if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
+		p.Kill()
 		t.Errorf("gopls (pid %d) outlived the proxy", pid)
 	}
 }
