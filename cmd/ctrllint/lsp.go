@@ -44,11 +44,7 @@ func runLSP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		fmt.Fprint(stderr, lspUsage)
 		fs.PrintDefaults()
 	}
-	enable := fs.String("enable", "", "run only these comma-separated analyzers")
-	disable := fs.String("disable", "", "do not run these comma-separated analyzers")
-	tags := fs.String("tags", "", "comma-separated build tags, as for go build")
-	tests := fs.Bool("test", true, "analyse _test.go files too (as go vet does)")
-	configPath := fs.String("config", "", "read settings from `file` (default: each package's, the first .ctrllint.yml or .ctrllint.yaml in its directory or above it; \"none\": none)")
+	ef := addEngineFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitClean
@@ -59,27 +55,54 @@ func runLSP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		fmt.Fprintf(stderr, "ctrllint lsp: unexpected arguments %q (the editor says which files to analyse)\n", fs.Args())
 		return exitError
 	}
-	enabled, err := selectAnalyzers(s.analyzers, *enable, *disable)
-	if err != nil {
-		fmt.Fprintf(stderr, "ctrllint lsp: %v\n", err)
+	opts, ok := ef.options("ctrllint lsp", s, stderr)
+	if !ok {
 		return exitError
 	}
-	o := &options{enable: *enable, disable: *disable, config: *configPath, set: map[string]bool{}}
+	return lsp.Serve(ctx, stdio{stdin, stdout}, opts)
+}
+
+// engineFlags are the flags of ctrllint's analysis in the editor, which
+// ctrllint lsp and ctrllint gopls share.
+type engineFlags struct {
+	enable, disable, tags, config *string
+	tests                         *bool
+}
+
+func addEngineFlags(fs *flag.FlagSet) *engineFlags {
+	return &engineFlags{
+		enable:  fs.String("enable", "", "run only these comma-separated analyzers"),
+		disable: fs.String("disable", "", "do not run these comma-separated analyzers"),
+		tags:    fs.String("tags", "", "comma-separated build tags, as for go build"),
+		tests:   fs.Bool("test", true, "analyse _test.go files too (as go vet does)"),
+		config:  fs.String("config", "", "read settings from `file` (default: each package's, the first .ctrllint.yml or .ctrllint.yaml in its directory or above it; \"none\": none)"),
+	}
+}
+
+// options are the engine's options the flags give, or false after saying
+// on stderr what is wrong with them.
+func (ef *engineFlags) options(prog string, s suite, stderr io.Writer) (lsp.Options, bool) {
+	enabled, err := selectAnalyzers(s.analyzers, *ef.enable, *ef.disable)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return lsp.Options{}, false
+	}
+	o := &options{enable: *ef.enable, disable: *ef.disable, config: *ef.config, set: map[string]bool{}}
 	if o.config != "" && o.config != configNone {
 		// Relative to where the editor started the server, not to each
 		// package's directory.
 		if o.config, err = filepath.Abs(o.config); err != nil {
-			fmt.Fprintf(stderr, "ctrllint lsp: -config: %v\n", err)
-			return exitError
+			fmt.Fprintf(stderr, "%s: -config: %v\n", prog, err)
+			return lsp.Options{}, false
 		}
 		if _, err := config.Load(o.config, o.config, s.analyzers); err != nil {
 			printConfigError(stderr, fmt.Errorf("-config: %w", err))
-			return exitError
+			return lsp.Options{}, false
 		}
 	}
-	opts := lspOptions(s, enabled, splitTags(*tags), *tests, stderr)
+	opts := lspOptions(s, enabled, splitTags(*ef.tags), *ef.tests, stderr)
 	opts.Settings = (&lspSettings{o: o, all: s.analyzers}).settings
-	return lsp.Serve(ctx, stdio{stdin, stdout}, opts)
+	return opts, true
 }
 
 // lspSettings gives each package the settings a command run in its

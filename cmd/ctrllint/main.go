@@ -2,6 +2,7 @@
 //
 //	ctrllint [flags] packages...
 //	go vet -vettool=$(command -v ctrllint) packages...
+//	ctrllint lsp | ctrllint gopls [-- gopls args]   (editors)
 //
 // Run ctrllint -h for the flags. Exit status: 0 nothing found, 1 findings
 // reported, 2 the packages could not be loaded or analysed, or bad usage,
@@ -16,11 +17,12 @@ import (
 )
 
 func main() {
-	os.Exit(entry(os.Args[1:], defaultSuite()))
+	os.Exit(entry(proxyArgs(os.Args[0], os.Args[1:]), defaultSuite()))
 }
 
 // entry dispatches between go vet's protocol, the language server
-// (ctrllint lsp) and the standalone command.
+// (ctrllint lsp), the gopls proxy (ctrllint gopls) and the standalone
+// command.
 // Tests call it with their own analyzers, from the test binary re-run as
 // a vet tool, so both modes are compared on the same analyzers.
 func entry(args []string, s suite) int {
@@ -31,6 +33,9 @@ func entry(args []string, s suite) int {
 	defer stop()
 	if isLSPInvocation(args) {
 		return interruptStatus(ctx, runLSP(ctx, args[1:], os.Stdin, os.Stdout, os.Stderr, s), "ctrllint lsp", os.Stderr)
+	}
+	if isGoplsInvocation(args) {
+		return interruptStatus(ctx, runGopls(ctx, args[1:], os.Stdin, os.Stdout, os.Stderr, s), "ctrllint gopls", os.Stderr)
 	}
 	return interruptStatus(ctx, run(ctx, args, os.Stdout, os.Stderr, s), "ctrllint", os.Stderr)
 }

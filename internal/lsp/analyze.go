@@ -25,7 +25,7 @@ type pkgState struct {
 	dir  string        // the directory, as the client's URIs name it
 	kick chan struct{} // capacity 1: a run is wanted
 
-	// Guarded by server.mu.
+	// Guarded by Engine.mu.
 	results map[string]*fileResult // by file path, from the last run
 
 	// Owned by the worker.
@@ -53,9 +53,9 @@ type action struct {
 
 // schedule asks for dir's package to be analysed (or, once none of its
 // files is open, for its diagnostics to be cleared).
-func (s *server) schedule(dir string) {
+func (s *Engine) schedule(dir string) {
 	s.mu.Lock()
-	if s.shutdown || s.closing {
+	if s.shutdown {
 		s.mu.Unlock()
 		return
 	}
@@ -75,7 +75,7 @@ func (s *server) schedule(dir string) {
 
 // run is p's worker: it waits for a kick, then for Debounce without
 // another, then analyses, until shutdown.
-func (s *server) run(p *pkgState) {
+func (s *Engine) run(p *pkgState) {
 	defer s.workers.Done()
 	timer := time.NewTimer(0)
 	timer.Stop()
@@ -110,7 +110,7 @@ func (s *server) run(p *pkgState) {
 }
 
 // isOpen reports whether a file in dir is open.
-func (s *server) isOpen(dir string) bool {
+func (s *Engine) isOpen(dir string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for path := range s.docs {
@@ -123,7 +123,7 @@ func (s *server) isOpen(dir string) bool {
 
 // analyze loads and analyses p's package and publishes the diagnostics of
 // each of its files.
-func (s *server) analyze(p *pkgState) {
+func (s *Engine) analyze(p *pkgState) {
 	start := time.Now()
 	root, err := moduleRoot(p.dir)
 	if err != nil {
@@ -207,7 +207,7 @@ func (s *server) analyze(p *pkgState) {
 
 // driverConfig is how the server asks the driver to analyse the package
 // pattern names in the module at root.
-func (s *server) driverConfig(root, pattern string, analyzers []*analysis.Analyzer) *driver.Config {
+func (s *Engine) driverConfig(root, pattern string, analyzers []*analysis.Analyzer) *driver.Config {
 	return &driver.Config{
 		Dir:           root,
 		Patterns:      []string{pattern},
@@ -246,7 +246,7 @@ func problems(loadErr, runErr error, res *driver.Result) (protocol.MessageType, 
 
 // convert turns findings into diagnostics and quick fixes, by the client's
 // file path.
-func (s *server) convert(findings []finding.Finding, files map[string]string, contents map[string][]byte, severity func(string) string) map[string]*fileResult {
+func (s *Engine) convert(findings []finding.Finding, files map[string]string, contents map[string][]byte, severity func(string) string) map[string]*fileResult {
 	mappers := make(map[string]*mapper)
 	targets := func(file string) (target, bool) {
 		content, ok := contents[file]
@@ -305,9 +305,9 @@ func (s *server) convert(findings []finding.Finding, files map[string]string, co
 
 // publish sends the diagnostics of every file in results, and clears
 // those of files published before that are not in results any more.
-func (s *server) publish(p *pkgState, results map[string]*fileResult) {
+func (s *Engine) publish(p *pkgState, results map[string]*fileResult) {
 	send := func(path string, u uri.URI, diags []protocol.Diagnostic) {
-		err := s.client.PublishDiagnostics(s.work, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
+		err := s.client.Publish(s.work, u, diags)
 		if err != nil {
 			s.logf("publishing diagnostics for %s: %v", path, err)
 		}
@@ -336,7 +336,7 @@ func (s *server) publish(p *pkgState, results map[string]*fileResult) {
 // report shows a problem with p's package, unless it is the one shown
 // last (it would pop up on every save while the package is broken); it is
 // logged every time.
-func (s *server) report(p *pkgState, typ protocol.MessageType, msg string) {
+func (s *Engine) report(p *pkgState, typ protocol.MessageType, msg string) {
 	if msg == p.problem {
 		s.logf("%s", msg)
 		return
@@ -347,7 +347,7 @@ func (s *server) report(p *pkgState, typ protocol.MessageType, msg string) {
 
 // uriOf is the URI of the file at path: the client's own, if it has the
 // file open, so that diagnostics land on its document.
-func (s *server) uriOf(path string) uri.URI {
+func (s *Engine) uriOf(path string) uri.URI {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d := s.docs[path]; d != nil {

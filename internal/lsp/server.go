@@ -8,19 +8,21 @@
 // are not analysed; while a document has them, no quick fixes are offered
 // for it, since their offsets would no longer fit.
 //
+// The analysis is an Engine (engine.go, analyze.go): told which documents
+// are opened, edited, saved and closed, it publishes diagnostics and
+// answers for quick fixes. Serve puts it behind ctrllint's own server; the
+// gopls proxy (internal/goplsproxy) puts it beside gopls.
+//
 // It is built on go.lsp.dev/protocol (the LSP types, generated from the
 // specification's meta-model) and go.lsp.dev/jsonrpc2 (the transport), but
 // reads its messages itself (transport.go).
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -85,24 +87,15 @@ const closeWait = 100 * time.Millisecond
 // the process's exit status: 0 after a shutdown request, 1 otherwise, as
 // the specification asks.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
-	if opts.Debounce <= 0 {
-		opts.Debounce = 50 * time.Millisecond
-	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	s := &server{
-		opts: opts,
-		exit: make(chan struct{}),
-		docs: make(map[string]*document),
-		pkgs: make(map[string]*pkgState),
-	}
-	s.work, s.stopWork = context.WithCancel(ctx)
-	defer s.stopWork()
-
+	s := &server{log: opts.Log, version: opts.Version, exit: make(chan struct{})}
 	st := newStream(rwc)
 	conn := jsonrpc2.NewConn(st, jsonrpc2.WithCodec(Codec{}))
 	s.client = protocol.ClientDispatcher(conn)
+	s.engine = NewEngine(ctx, opts, clientOf{s.client})
+	defer s.engine.Shutdown()
 	st.log = s.logf
 	conn.Go(ctx, s.handler())
 
@@ -116,12 +109,10 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		}
 	case <-ctx.Done():
 	}
+	s.engine.Shutdown()
 	s.mu.Lock()
-	s.closing = true
 	shutdown := s.shutdown
 	s.mu.Unlock()
-	s.stopWork()
-	s.workers.Wait()
 
 	closed := make(chan struct{})
 	go func() {
@@ -138,31 +129,38 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	return 1
 }
 
-// server implements the LSP requests and notifications ctrllint supports;
-// UnimplementedServer answers the others.
+// server implements the LSP requests and notifications ctrllint supports
+// on top of an Engine; UnimplementedServer answers the others.
 type server struct {
 	protocol.UnimplementedServer
 
-	opts   Options
-	client protocol.Client
+	engine  *Engine
+	client  protocol.Client
+	log     io.Writer
+	version string
 
-	work     context.Context // analysis runs under it; canceled by shutdown
-	stopWork context.CancelFunc
-	workers  sync.WaitGroup // one goroutine per package (pkgState.run)
-	exit     chan struct{}  // closed by the exit notification
+	exit     chan struct{} // closed by the exit notification
 	exitOnce sync.Once
 
 	mu       sync.Mutex
-	shutdown bool                 // shutdown was requested
-	closing  bool                 // Serve is returning
-	docs     map[string]*document // open documents, by file path
-	pkgs     map[string]*pkgState // packages, by directory
+	shutdown bool // shutdown was requested
 }
 
-// document is an open document.
-type document struct {
-	uri   uri.URI // as the client names it
-	dirty bool    // edited since it was last saved (or opened)
+// clientOf is the engine's Client over the protocol's client.
+type clientOf struct{ c protocol.Client }
+
+func (c clientOf) Publish(ctx context.Context, u uri.URI, diags []protocol.Diagnostic) error {
+	return c.c.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
+}
+
+func (c clientOf) Show(ctx context.Context, typ protocol.MessageType, msg string) error {
+	return errors.Join(
+		c.c.LogMessage(ctx, &protocol.LogMessageParams{Type: typ, Message: msg}),
+		c.c.ShowMessage(ctx, &protocol.ShowMessageParams{Type: typ, Message: msg}))
+}
+
+func (c clientOf) Log(ctx context.Context, msg string) error {
+	return c.c.LogMessage(ctx, &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
 }
 
 // Codec encodes LSP payloads with the protocol package's encoder, which
@@ -233,7 +231,7 @@ func (s *server) Initialize(ctx context.Context, params *protocol.InitializePara
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},
 		},
-		ServerInfo: protocol.ServerInfo{Name: "ctrllint", Version: protocol.NewOptional(s.opts.Version)},
+		ServerInfo: protocol.ServerInfo{Name: "ctrllint", Version: protocol.NewOptional(s.version)},
 	}, nil
 }
 
@@ -241,10 +239,8 @@ func (s *server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutdown = true
 	s.mu.Unlock()
-	// No worker starts after shutdown is set; wait for the running ones
-	// so that nothing is published after the reply.
-	s.stopWork()
-	s.workers.Wait()
+	// Nothing is published after the reply.
+	s.engine.Shutdown()
 	return nil
 }
 
@@ -254,134 +250,36 @@ func (s *server) Exit(ctx context.Context) error {
 }
 
 func (s *server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
-	path, ok := goFile(params.TextDocument.URI)
-	if !ok {
-		return nil
-	}
-	// A document opened with text that differs from the file (restored
-	// unsaved edits) counts as edited.
-	disk, err := os.ReadFile(path)
-	dirty := err != nil || string(disk) != params.TextDocument.Text
-	s.mu.Lock()
-	s.docs[path] = &document{uri: params.TextDocument.URI, dirty: dirty}
-	s.mu.Unlock()
-	s.schedule(filepath.Dir(path))
+	s.engine.DidOpen(params)
 	return nil
 }
 
 func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
-	path, ok := goFile(params.TextDocument.URI)
-	if !ok {
-		return nil
-	}
-	s.mu.Lock()
-	if d := s.docs[path]; d != nil {
-		d.dirty = true
-	}
-	s.mu.Unlock()
+	s.engine.DidChange(params)
 	return nil
 }
 
 func (s *server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
-	path, ok := goFile(params.TextDocument.URI)
-	if !ok {
-		return nil
-	}
-	s.mu.Lock()
-	if d := s.docs[path]; d != nil {
-		d.dirty = false
-	}
-	s.mu.Unlock()
-	s.schedule(filepath.Dir(path))
+	s.engine.DidSave(params)
 	return nil
 }
 
-// DidClose forgets the document. The package's worker clears its
-// diagnostics once no file of the package is open: they would go stale,
-// since closed files are not analysed again.
 func (s *server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
-	path, ok := goFile(params.TextDocument.URI)
-	if !ok {
-		return nil
-	}
-	s.mu.Lock()
-	delete(s.docs, path)
-	s.mu.Unlock()
-	s.schedule(filepath.Dir(path))
+	s.engine.DidClose(params)
 	return nil
 }
 
-// CodeAction offers the suggested fixes of the diagnostics in the range as
-// quick fixes, as long as the document and the files the fixes edit are
-// still what was analysed.
 func (s *server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
-	path, ok := goFile(params.TextDocument.URI)
-	if !ok || !wantsQuickFix(params.Context.Only) {
-		return nil, nil
+	res, err := s.engine.CodeAction(params)
+	if errors.Is(err, errShutdown) {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
-	s.mu.Lock()
-	if s.shutdown {
-		s.mu.Unlock()
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down")
-	}
-	var fr *fileResult
-	if p := s.pkgs[filepath.Dir(path)]; p != nil {
-		fr = p.results[path]
-	}
-	if d := s.docs[path]; d != nil && d.dirty {
-		fr = nil // unsaved edits: the fixes' positions may be off
-	}
-	s.mu.Unlock()
-	if fr == nil {
-		return nil, nil
-	}
-
-	var out []protocol.CommandOrCodeAction
-	for _, it := range fr.items {
-		if !touches(it.diag.Range, params.Range) {
-			continue
-		}
-		for _, a := range it.actions {
-			if unchanged(a.files) {
-				out = append(out, a.action)
-			}
-		}
-	}
-	return out, nil
-}
-
-// unchanged reports whether every file still has the content it had when
-// it was analysed.
-func unchanged(files map[string][]byte) bool {
-	for path, content := range files {
-		disk, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(disk, content) {
-			return false
-		}
-	}
-	return true
-}
-
-// goFile returns the path of a Go source file named by a file: URI.
-func goFile(u uri.URI) (string, bool) {
-	if !u.IsFile() {
-		return "", false
-	}
-	path := filepath.Clean(u.FsPath())
-	return path, strings.HasSuffix(path, ".go")
-}
-
-// show tells the user (window/showMessage) and logs it too.
-func (s *server) show(typ protocol.MessageType, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintln(s.opts.Log, msg)
-	s.client.LogMessage(s.work, &protocol.LogMessageParams{Type: typ, Message: msg})
-	s.client.ShowMessage(s.work, &protocol.ShowMessageParams{Type: typ, Message: msg})
+	return res, err
 }
 
 // logf logs to the client's log (window/logMessage) and the server's.
 func (s *server) logf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintln(s.opts.Log, msg)
-	s.client.LogMessage(s.work, &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
+	fmt.Fprintln(s.log, msg)
+	s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
 }

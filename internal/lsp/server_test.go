@@ -279,7 +279,7 @@ func noLeaks(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, true)]
 		leaked = leaked[:0]
 		for g := range strings.SplitSeq(string(buf), "\n\n") {
-			if strings.Contains(g, "go.lsp.dev/") || strings.Contains(g, "internal/lsp.(*server)") || strings.Contains(g, "internal/lsp.Serve") {
+			if strings.Contains(g, "go.lsp.dev/") || strings.Contains(g, "internal/lsp.(*server)") || strings.Contains(g, "internal/lsp.(*Engine)") || strings.Contains(g, "internal/lsp.Serve") {
 				leaked = append(leaked, g)
 			}
 		}
@@ -485,7 +485,7 @@ func TestShutdown(t *testing.T) {
 // The server hands the driver the packages whose scopes the analyzers
 // read, as the command does (cmd/ctrllint passes analyzers.WholePackages).
 func TestDriverConfigWholePackages(t *testing.T) {
-	s := &server{opts: Options{Analyzers: analyzers.All(), WholePackages: analyzers.WholePackages(), Tests: true}}
+	s := &Engine{opts: Options{Analyzers: analyzers.All(), WholePackages: analyzers.WholePackages(), Tests: true}}
 	cfg := s.driverConfig("/m", "./p", s.opts.Analyzers)
 	if len(cfg.WholePackages) == 0 || !slices.Equal(cfg.WholePackages, analyzers.WholePackages()) {
 		t.Errorf("driver.Config.WholePackages = %v, want %v", cfg.WholePackages, analyzers.WholePackages())

@@ -214,3 +214,13 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 }
 
 func (s *stream) Close() error { return s.out.Close() }
+
+// FrameReader reads LSP base-protocol frames with the server's limits;
+// the gopls proxy reads both its peers with it.
+type FrameReader struct{ r *frameReader }
+
+func NewFrameReader(r io.Reader) *FrameReader { return &FrameReader{newFrameReader(r, maxMessage)} }
+
+// Read returns the next frame's body; io.EOF when the input ends between
+// frames.
+func (f *FrameReader) Read() ([]byte, error) { return f.r.read() }
