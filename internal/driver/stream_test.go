@@ -165,6 +165,12 @@ func TestStreamingLoadErrorsMatchLoad(t *testing.T) {
 			"c/c.go": "package c\n\nimport \"example.com/m/b\"\n\nvar C = b.B\n",
 		},
 		"test-only type error": {"a.go": badGo, "a_test.go": "package m\n\nvar _ int = \"x\"\n"},
+		// b is type-checked from source only, for a as for its test.
+		"root importing a broken root": {
+			"a.go":        "package m\n\nimport \"example.com/m/b\"\n\nvar _ = b.G\n",
+			"b/b.go":      "package b\n\nfunc G() int { return \"x\" }\n",
+			"b/x_test.go": "package b_test\n\nimport \"example.com/m/b\"\n\nvar _ = b.G\n",
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if d, ok := files["d/d.go"]; ok {
