@@ -40,7 +40,7 @@ func TestStreamingSourceRootsMatchLoad(t *testing.T) {
 		if !slices.Equal(g, w) {
 			t.Errorf("tests=%v: Analyze found\n%v\nLoad+Run\n%v", tests, g, w)
 		}
-		n := 4 // one in each of b, c, d and e
+		n := 4     // one in each of b, c, d and e
 		if tests { // and in b_test.go, d_test.go and both external tests
 			n = 8
 		}
