@@ -3,6 +3,7 @@ package driver_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,7 +33,7 @@ func TestStreamingSourceRootsMatchLoad(t *testing.T) {
 		if werr != nil {
 			t.Fatalf("tests=%v: Load: %v", tests, werr)
 		}
-		got, err := driver.Analyze(context.Background(), cfg)
+		got, err := driver.AnalyzeSourceRoots(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("tests=%v: Analyze: %v", tests, err)
 		}
@@ -46,6 +47,67 @@ func TestStreamingSourceRootsMatchLoad(t *testing.T) {
 		}
 		if len(g) != n {
 			t.Errorf("tests=%v: %d findings, want %d: %v", tests, len(g), n, g)
+		}
+	}
+}
+
+// A re-run after an edit lists the edited roots without export data and
+// type-checks their importers against their source: every re-run must
+// still find exactly what a run without the cache finds, and take from
+// the cache only what no edit touched.
+func TestResultCacheExactAfterEdits(t *testing.T) {
+	const libGo = "package lib\n\nfunc L() {}\n"
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"lib/lib.go":    libGo,
+		"lib/x_test.go": "package lib_test\n\nimport \"example.com/m/lib\"\n\nfunc bad() {}\n\nfunc init() { bad(); lib.L() }\n",
+		"a/a.go":        "package a\n\nimport \"example.com/m/lib\"\n\nfunc bad() {}\n\nfunc A() { bad(); lib.L() }\n",
+		"b/b.go":        "package b\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
+	})
+	a, analysed := counting()
+	cached := driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Analyzers: []*analysis.Analyzer{a}, CacheDir: t.TempDir()}
+	fresh := cached
+	fresh.CacheDir = ""
+	result := func(cfg *driver.Config) (found []string, err string) {
+		t.Helper()
+		res, e := driver.Analyze(context.Background(), cfg)
+		if e != nil {
+			err = strings.ReplaceAll(e.Error(), dir, "$DIR")
+		}
+		return lines(dir, res.Findings), err
+	}
+	const (
+		lib  = "example.com/m/lib"
+		libX = "example.com/m/lib_test"
+		pkgA = "example.com/m/a"
+		pkgB = "example.com/m/b"
+	)
+	for _, step := range []struct {
+		name     string
+		lib      string   // lib.go's content
+		analysed []string // by the cached run
+		broken   bool
+	}{
+		{"first run", libGo, []string{pkgA, pkgB, lib, libX}, false},
+		{"unchanged", libGo, nil, false},
+		{"a finding in lib", "package lib\n\nfunc bad() {}\n\nfunc L() { bad() }\n", []string{pkgA, lib, libX}, false},
+		// a and lib's test no longer type-check, and are not analysed.
+		{"lib.L removed", "package lib\n\nfunc M() {}\n", []string{lib}, true},
+		// The content of the first run: its results, all of them.
+		{"lib restored", libGo, nil, false},
+		{"two findings in lib", "package lib\n\nfunc bad() {}\n\nfunc L() { bad(); bad() }\n", []string{pkgA, lib, libX}, false},
+	} {
+		write(t, dir, "lib/lib.go", step.lib)
+		got, gerr := result(&cached)
+		if g := analysed(); !slices.Equal(g, step.analysed) {
+			t.Errorf("%s: the cached run analysed %v, want %v", step.name, g, step.analysed)
+		}
+		want, werr := result(&fresh)
+		analysed()
+		if !slices.Equal(got, want) || gerr != werr {
+			t.Errorf("%s: with the cache\n%v\n%s\nwithout\n%v\n%s", step.name, got, gerr, want, werr)
+		}
+		if (werr != "") != step.broken {
+			t.Errorf("%s: error %q", step.name, werr)
 		}
 	}
 }

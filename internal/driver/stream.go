@@ -31,7 +31,7 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 	cfg.phase(Loading)
 	defer cfg.phase(Done)
 	cfg.progress.listing(true)
-	l, err := load.List(ctx, cfg.loadOptions())
+	l, err := load.List(ctx, cfg.loadOptions(), cfg.sourceRoots)
 	if err != nil {
 		return &Result{}, err
 	}

@@ -25,16 +25,23 @@ type Listing struct {
 	Source map[string]bool
 }
 
-// List lists opts.Patterns with their whole dependency graph and the
-// export data of every package in it but the roots no other package
-// depends on (building what is not built), failing as Packages does when
-// the go command fails or nothing matches.
-func List(ctx context.Context, opts *Options) (*Listing, error) {
+// List lists opts.Patterns with their whole dependency graph and its
+// export data (building what is not built), failing as Packages does when
+// the go command fails or nothing matches. With sourceRoots, the roots
+// that only roots depend on are listed without export data (split.go).
+func List(ctx context.Context, opts *Options, sourceRoots bool) (*Listing, error) {
+	if !sourceRoots {
+		roots, err := list(opts.config(ctx, listMode), opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Listing{Roots: roots, Base: opts.Base()}, nil
+	}
 	roots, err := list(opts.config(ctx, splitMode), opts)
 	if err != nil {
 		return nil, err
 	}
-	source := sourceRoots(roots)
+	source := sourceRootsOf(roots)
 	if !addExportData(ctx, opts, roots, source) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

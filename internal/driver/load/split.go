@@ -29,12 +29,13 @@ import (
 const splitMode = listMode &^ packages.NeedExportFile
 
 // exportMode lists export data and the errors of building it, for the
-// whole graph below the patterns.
-const exportMode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
+// whole graph below the patterns. It lists compiled files as the first
+// listing does: with them, cgo's output adds runtime/cgo to the graph.
+const exportMode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile | packages.NeedCompiledGoFiles
 
-// sourceRoots returns, by ID, the roots no package outside them depends
-// on.
-func sourceRoots(roots []*packages.Package) map[string]bool {
+// sourceRootsOf returns, by ID, the roots no package outside them
+// depends on.
+func sourceRootsOf(roots []*packages.Package) map[string]bool {
 	isRoot := make(map[string]bool, len(roots))
 	for _, r := range roots {
 		isRoot[r.ID] = true

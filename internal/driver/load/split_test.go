@@ -24,6 +24,9 @@ var splitModule = map[string]string{
 	"d/d.go":      "package d\n\nconst D = 1\n",
 	"d/d_test.go": "package d\n\nvar _ = D\n",
 	"d/x_test.go": "package d_test\n\nimport (\n\t\"example.com/m/c\"\n\t\"example.com/m/d\"\n)\n\nvar _ = c.X + d.D\n",
+	// With cgo, net's compiled files import runtime/cgo, which a
+	// listing without compiled files does not list.
+	"e/e.go": "package e\n\nimport _ \"net\"\n",
 }
 
 func TestListSourceRoots(t *testing.T) {
@@ -32,15 +35,16 @@ func TestListSourceRoots(t *testing.T) {
 		tests bool
 		want  []string
 	}{
-		{false, []string{"example.com/m/b", "example.com/m/c", "example.com/m/d"}}, // d: only roots import it
+		{false, []string{"example.com/m/b", "example.com/m/c", "example.com/m/d", "example.com/m/e"}}, // d: only roots import it
 		{true, []string{
 			"example.com/m/b [example.com/m/b.test]",
 			"example.com/m/b_test [example.com/m/b.test]",
 			"example.com/m/c",
 			"example.com/m/d_test [example.com/m/d.test]",
+			"example.com/m/e",
 		}},
 	} {
-		l, err := List(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Tests: tc.tests})
+		l, err := List(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Tests: tc.tests}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
