@@ -19,7 +19,10 @@ import (
 // dependencies for their export data, as Load's mode also does), the
 // dependencies' types are decoded once and shared, and each root is
 // parsed, type-checked, analysed and dropped in turn by a bounded pool,
-// so that only GOMAXPROCS roots are alive at a time.
+// so that only GOMAXPROCS roots are alive at a time. On a re-run after
+// an edit, the roots only roots import are listed without export data
+// and type-checked once, their importers among the roots seeing those
+// types (load/split.go): the go command compiles no edited leaf.
 
 // analyzeStreaming lists cfg.Patterns and analyses the roots one at a time.
 // Its results are Load+Run's; the error is a *LoadError for packages that
