@@ -36,6 +36,7 @@ type options struct {
 	lspFixture     string
 	lspPackage     string
 	lspSaves       int
+	edit           string
 	corpusFile     string
 	corpusCache    string
 	cache          string
@@ -82,6 +83,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.lspFixture, "lsp-fixture", "testdata/src/current/example", "fixture package directory for the editor-server timing (copied to a temporary module); empty: skip")
 	fs.StringVar(&o.lspPackage, "lsp-package", "kubernetes:k8s.io/kubernetes/pkg/controller/deployment", "ENTRY:PACKAGE of a corpus entry for the editor-server timing (copied into a temporary module beside the entry's go.mod); empty: skip")
 	fs.IntVar(&o.lspSaves, "lsp-saves", 6, "saves timed per editor-server package")
+	fs.StringVar(&o.edit, "edit", "sample-controller:controller.go", "ENTRY:FILE for the edit scenario: the entry's module copied out of the module cache as a main module, FILE (relative to its root) edited by one line before ctrllint's re-run; empty: skip")
 	fs.StringVar(&o.corpusFile, "corpus", locate(filepath.Join("hack", "corpus", "corpus.json")), "the corpus configuration")
 	fs.StringVar(&o.corpusCache, "corpus-cache", defaultCorpusCache(), "where hack/corpus materialises entries")
 	fs.StringVar(&o.cache, "cache", filepath.Join(cache, "bench"), "the benchmark's scratch and output directory")
@@ -228,6 +230,17 @@ func run(o *options) error {
 		}
 	}
 
+	if o.edit != "" && o.tools["floor"] && o.tools["ctrllint"] {
+		t, err := b.editScenario(cfg)
+		if err != nil {
+			return err
+		}
+		rep.Edit = t
+		if err := rep.save(o); err != nil {
+			return err
+		}
+	}
+
 	if o.scale != "none" && o.tools["floor"] && o.tools["ctrllint"] {
 		rep.Scale, err = b.scaling(cfg, rep.Targets)
 		if err != nil {
@@ -311,9 +324,18 @@ func (b *bench) order() []string {
 // round runs every tool once per state on t. A warm-up round's samples are
 // not recorded.
 func (b *bench) round(t *targetResult, n int, warmup bool) {
+	b.roundEnv(t, n, warmup, os.Environ(), nil)
+}
+
+// roundEnv is round with env as every command's environment, and, when
+// not nil, afterCtrllint run after ctrllint's warm run (edit.go).
+func (b *bench) roundEnv(t *targetResult, n int, warmup bool, env []string, afterCtrllint func(record func(tool, state string, cmd *exec.Cmd))) {
 	o := b.o
 	record := func(tool, state string, cmd *exec.Cmd) {
 		cmd.Dir = t.Dir
+		if cmd.Env == nil {
+			cmd.Env = env
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 		defer cancel()
 		s := measure(ctx, cmd, o.interval, func(exit int) bool { return exit == 0 || exit == 1 })
@@ -332,28 +354,17 @@ func (b *bench) round(t *targetResult, n int, warmup bool) {
 			seconds(s.Wall.Seconds()), seconds(s.CPU.Seconds()), megabytes(float64(s.TreeRSS)), megabytes(float64(s.MaxRSS)), status)
 	}
 	pats := t.Patterns
-	env := os.Environ()
 
 	if o.tools["floor"] {
 		record(toolFloor, stateNone, exec.Command(b.floor, append([]string{"-test=false"}, pats...)...))
 	}
 	if o.tools["ctrllint"] {
-		mk := func() *exec.Cmd {
-			args := []string{"-test=false"}
-			cmd := exec.Command(b.ctrllint)
-			cmd.Env = env
-			switch {
-			case b.cacheCtl.Flag != "":
-				args = append(args, "-"+b.cacheCtl.Flag+"="+b.ctrllintDir)
-			case b.cacheCtl.Env != "":
-				cmd.Env = append(slices.Clip(env), b.cacheCtl.Env+"="+b.ctrllintDir)
-			}
-			cmd.Args = append(cmd.Args, append(args, pats...)...)
-			return cmd
-		}
 		os.RemoveAll(b.ctrllintDir)
-		record(toolCtrllint, stateCold, mk())
-		record(toolCtrllint, stateWarm, mk())
+		record(toolCtrllint, stateCold, b.ctrllintCmd(env, pats))
+		record(toolCtrllint, stateWarm, b.ctrllintCmd(env, pats))
+		if afterCtrllint != nil {
+			afterCtrllint(record)
+		}
 	}
 	if o.tools["vet"] {
 		flag := vetSaltFlag(salt())
@@ -387,6 +398,22 @@ func (b *bench) round(t *targetResult, n int, warmup bool) {
 			os.RemoveAll(dir)
 		}
 	}
+}
+
+// ctrllintCmd runs ctrllint on pats with its result cache in
+// b.ctrllintDir.
+func (b *bench) ctrllintCmd(env, pats []string) *exec.Cmd {
+	args := []string{"-test=false"}
+	cmd := exec.Command(b.ctrllint)
+	cmd.Env = env
+	switch {
+	case b.cacheCtl.Flag != "":
+		args = append(args, "-"+b.cacheCtl.Flag+"="+b.ctrllintDir)
+	case b.cacheCtl.Env != "":
+		cmd.Env = append(slices.Clip(env), b.cacheCtl.Env+"="+b.ctrllintDir)
+	}
+	cmd.Args = append(cmd.Args, append(args, pats...)...)
+	return cmd
 }
 
 // scaling measures the floor and ctrllint (cold) on each scaling entry that
@@ -444,8 +471,15 @@ func (b *bench) scaling(cfg *corpusConfig, targets []*targetResult) ([]scalePoin
 // measureSize counts the packages the patterns match (as go list does,
 // main packages included) and their non-test Go files and lines.
 func measureSize(dir string, patterns []string) (size, error) {
+	return measureSizeEnv(dir, patterns, nil)
+}
+
+// measureSizeEnv is measureSize with env as the go command's environment
+// (nil: this process's).
+func measureSizeEnv(dir string, patterns, env []string) (size, error) {
 	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.Dir}}{{range .GoFiles}}\t{{.}}{{end}}{{range .CgoFiles}}\t{{.}}{{end}}"}, patterns...)...)
 	cmd.Dir = dir
+	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -503,6 +537,7 @@ type report struct {
 	Targets     []*targetResult `json:"targets"`
 	Scale       []scalePoint    `json:"scale"`
 	LSP         []lspResult     `json:"lsp"`
+	Edit        *targetResult   `json:"edit,omitempty"`
 }
 
 func (r *report) markdown() string {
@@ -540,6 +575,9 @@ func (r *report) markdown() string {
 		for _, x := range v {
 			p("%s\n", x)
 		}
+	}
+	if r.Edit != nil {
+		p("%s", editMarkdown(r.Edit))
 	}
 	if len(r.Scale) > 0 {
 		p("\n## Time per package\n\n")

@@ -38,7 +38,15 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 			return res, nil
 		}
 		if ok {
+			// Something changed since a run stored results: most likely
+			// the user edited a package, which the go command would
+			// compile again, with its test variant and test main, only
+			// for its export data, that nothing reads but its importers
+			// among the roots (load/split.go). A run without results
+			// stored (CI's, a new build's) lists as before: it costs one
+			// listing less, and compiles the roots the first time only.
 			toAnalyse.Patterns, keyedBy = missed, byID
+			toAnalyse.sourceRoots = true
 		}
 	}
 

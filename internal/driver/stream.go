@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis/checker"
@@ -18,7 +19,10 @@ import (
 // dependencies for their export data, as Load's mode also does), the
 // dependencies' types are decoded once and shared, and each root is
 // parsed, type-checked, analysed and dropped in turn by a bounded pool,
-// so that only GOMAXPROCS roots are alive at a time.
+// so that only GOMAXPROCS roots are alive at a time. On a re-run after
+// an edit, the roots only roots import are listed without export data
+// and type-checked once, their importers among the roots seeing those
+// types (load/split.go): the go command compiles no edited leaf.
 
 // analyzeStreaming lists cfg.Patterns and analyses the roots one at a time.
 // Its results are Load+Run's; the error is a *LoadError for packages that
@@ -30,7 +34,7 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 	cfg.phase(Loading)
 	defer cfg.phase(Done)
 	cfg.progress.listing(true)
-	l, err := load.List(ctx, cfg.loadOptions())
+	l, err := load.List(ctx, cfg.loadOptions(), cfg.sourceRoots)
 	if err != nil {
 		return &Result{}, err
 	}
@@ -66,7 +70,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	for i, u := range units {
 		pkgs[i] = u.pkg
 	}
-	deps := load.NewDeps(token.NewFileSet(), pkgs)
+	deps := load.NewDeps(token.NewFileSet(), pkgs, listed.Source)
 	plan := load.DecodePlan(pkgs, cfg.WholePackages)
 	decoded := load.NewProgress()
 	cfg.progress.update(func(p *Progress) {
@@ -133,6 +137,9 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			continue
 		}
 		if r.pkg != nil {
+			if r.byImport {
+				continue // reported from the root it imports
+			}
 			failed = append(failed, r.pkg)
 			listedAs[r.pkg] = roots[i]
 			continue
@@ -164,7 +171,11 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 type rootResult struct {
 	res *Result
 	pkg *packages.Package
-	err error // the checker itself failed
+	// byImport: pkg failed only because a source root it imports did,
+	// which reports the problems (as the go command's build of it did,
+	// in the listing, when it had export data).
+	byImport bool
+	err      error // the checker itself failed
 }
 
 // analyzeRoot parses, type-checks and analyses one unit, once the
@@ -181,10 +192,16 @@ func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded
 	}
 	failed := load.Check(pkg, deps)
 	if len(pkg.Errors) > 0 || failed {
+		if deps.IsSource(u.pkg) {
+			deps.Provide(u.pkg, nil, fmt.Errorf("%s has errors", u.pkg.ID))
+		}
 		pkg.Errors = load.DropFailedImports(pkg)
 		// Only the errors and imports are needed to report it.
 		pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors = nil, nil, nil, nil
-		return rootResult{pkg: pkg}
+		return rootResult{pkg: pkg, byImport: len(pkg.Errors) == 0 && importsFailedSource(pkg, deps)}
+	}
+	if deps.IsSource(u.pkg) {
+		deps.Provide(u.pkg, pkg.Types, nil)
 	}
 	res := &Result{parsed: parsed}
 	if len(g.wrapped) == 0 {
@@ -200,4 +217,15 @@ func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded
 	}
 	collect(res, graph, g.orig)
 	return rootResult{res: res}
+}
+
+// importsFailedSource reports whether pkg imports a source root that
+// failed to type-check.
+func importsFailedSource(pkg *packages.Package, deps *load.Deps) bool {
+	for _, imp := range pkg.Imports {
+		if deps.Failed(imp) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,9 +25,18 @@ func TestStreamRootsCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := &Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}, Env: append(os.Environ(), "GOPROXY=off")}
-	l, err := load.List(context.Background(), cfg.loadOptions())
+	for _, sourceRoots := range []bool{false, true} {
+		t.Run(fmt.Sprint("sourceRoots=", sourceRoots), func(t *testing.T) { testStreamRootsCancelled(t, cfg, sourceRoots) })
+	}
+}
+
+func testStreamRootsCancelled(t *testing.T, cfg *Config, sourceRoots bool) {
+	l, err := load.List(context.Background(), cfg.loadOptions(), sourceRoots)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if sourceRoots && len(l.Source) == 0 {
+		t.Fatal("no source roots")
 	}
 	if len(l.Roots) < 3 {
 		t.Fatalf("%d roots: too few to cancel in between", len(l.Roots))

@@ -52,24 +52,30 @@ func TestStreamingMatchesLoadAndRun(t *testing.T) {
 			WholePackages: analyzers.WholePackages(), // as the command sets it
 		}
 		want, werr := loadAndRun(t, cfg)
-		got, gerr := driver.Analyze(context.Background(), cfg)
-		if werr != nil || gerr != nil {
-			t.Fatalf("tests=%v: Load+Run error %v, Analyze error %v", tests, werr, gerr)
+		if werr != nil {
+			t.Fatalf("tests=%v: Load+Run error %v", tests, werr)
 		}
 		if len(want.Findings) == 0 {
 			t.Fatalf("tests=%v: no findings: the comparison compares nothing", tests)
 		}
-		if !slices.EqualFunc(got.Findings, want.Findings, sameFinding) {
-			t.Errorf("tests=%v: Analyze found\n%s\nLoad+Run found\n%s", tests,
-				strings.Join(lines(dir, got.Findings), "\n"), strings.Join(lines(dir, want.Findings), "\n"))
-		}
-		for i := range min(len(got.Findings), len(want.Findings)) {
-			if g, w := got.Findings[i], want.Findings[i]; g.Package != w.Package || !slices.EqualFunc(g.Fixes, w.Fixes, sameFix) {
-				t.Errorf("tests=%v: finding %d: package %s, fixes %+v; Load+Run: package %s, fixes %+v", tests, i, g.Package, g.Fixes, w.Package, w.Fixes)
+		// As a cold run lists, and as a re-run after an edit.
+		for i, analyze := range []func(context.Context, *driver.Config) (*driver.Result, error){driver.Analyze, driver.AnalyzeSourceRoots} {
+			got, gerr := analyze(context.Background(), cfg)
+			if gerr != nil {
+				t.Fatalf("tests=%v, source roots=%v: Analyze error %v", tests, i == 1, gerr)
 			}
-		}
-		if len(got.Errors) != 0 || len(want.Errors) != 0 {
-			t.Errorf("tests=%v: analyzer errors: Analyze %v, Load+Run %v", tests, got.Errors, want.Errors)
+			if !slices.EqualFunc(got.Findings, want.Findings, sameFinding) {
+				t.Errorf("tests=%v, source roots=%v: Analyze found\n%s\nLoad+Run found\n%s", tests, i == 1,
+					strings.Join(lines(dir, got.Findings), "\n"), strings.Join(lines(dir, want.Findings), "\n"))
+			}
+			for j := range min(len(got.Findings), len(want.Findings)) {
+				if g, w := got.Findings[j], want.Findings[j]; g.Package != w.Package || !slices.EqualFunc(g.Fixes, w.Fixes, sameFix) {
+					t.Errorf("tests=%v, source roots=%v: finding %d: package %s, fixes %+v; Load+Run: package %s, fixes %+v", tests, i == 1, j, g.Package, g.Fixes, w.Package, w.Fixes)
+				}
+			}
+			if len(got.Errors) != 0 || len(want.Errors) != 0 {
+				t.Errorf("tests=%v, source roots=%v: analyzer errors: Analyze %v, Load+Run %v", tests, i == 1, got.Errors, want.Errors)
+			}
 		}
 
 		// The result cache, empty and then full, changes nothing.
@@ -165,6 +171,12 @@ func TestStreamingLoadErrorsMatchLoad(t *testing.T) {
 			"c/c.go": "package c\n\nimport \"example.com/m/b\"\n\nvar C = b.B\n",
 		},
 		"test-only type error": {"a.go": badGo, "a_test.go": "package m\n\nvar _ int = \"x\"\n"},
+		// b is type-checked from source only, for a as for its test.
+		"root importing a broken root": {
+			"a.go":        "package m\n\nimport \"example.com/m/b\"\n\nvar _ = b.G\n",
+			"b/b.go":      "package b\n\nfunc G() int { return \"x\" }\n",
+			"b/x_test.go": "package b_test\n\nimport \"example.com/m/b\"\n\nvar _ = b.G\n",
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if d, ok := files["d/d.go"]; ok {
@@ -174,15 +186,18 @@ func TestStreamingLoadErrorsMatchLoad(t *testing.T) {
 			for _, tests := range []bool{false, true} {
 				cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: tests, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}}
 				want, werr := loadAndRun(t, cfg)
-				got, gerr := driver.Analyze(context.Background(), cfg)
 				if werr == nil && name != "test-only type error" {
 					t.Fatalf("tests=%v: Load reported nothing", tests)
 				}
-				if (werr == nil) != (gerr == nil) || werr != nil && importReason(werr.Error()) != importReason(gerr.Error()) {
-					t.Errorf("tests=%v: Analyze error\n%v\nLoad error\n%v", tests, gerr, werr)
-				}
-				if g, w := lines(dir, got.Findings), lines(dir, want.Findings); !slices.Equal(g, w) {
-					t.Errorf("tests=%v: Analyze found %v, Load+Run %v", tests, g, w)
+				// As a cold run lists, and as a re-run after an edit.
+				for i, analyze := range []func(context.Context, *driver.Config) (*driver.Result, error){driver.Analyze, driver.AnalyzeSourceRoots} {
+					got, gerr := analyze(context.Background(), cfg)
+					if (werr == nil) != (gerr == nil) || werr != nil && importReason(werr.Error()) != importReason(gerr.Error()) {
+						t.Errorf("tests=%v, source roots=%v: Analyze error\n%v\nLoad error\n%v", tests, i == 1, gerr, werr)
+					}
+					if g, w := lines(dir, got.Findings), lines(dir, want.Findings); !slices.Equal(g, w) {
+						t.Errorf("tests=%v, source roots=%v: Analyze found %v, Load+Run %v", tests, i == 1, g, w)
+					}
 				}
 			}
 		})

@@ -26,6 +26,9 @@ type Deps struct {
 	// that depend on (or are) one of those.
 	shared   map[string]*types.Package
 	variants map[string]bool
+	// source are the IDs of the roots whose types their own type-check
+	// provides (Provide): they have no export data to decode.
+	source map[string]bool
 }
 
 type exported struct {
@@ -34,9 +37,10 @@ type exported struct {
 	err      error
 }
 
-// NewDeps prepares to decode the dependencies of roots into fset.
-func NewDeps(fset *token.FileSet, roots []*packages.Package) *Deps {
-	e := &Deps{fset: fset, pkgs: make(map[string]*exported), shared: make(map[string]*types.Package), variants: make(map[string]bool)}
+// NewDeps prepares to decode the dependencies of roots into fset. The
+// packages of source (Listing.Source) are not decoded but provided.
+func NewDeps(fset *token.FileSet, roots []*packages.Package, source map[string]bool) *Deps {
+	e := &Deps{fset: fset, pkgs: make(map[string]*exported), shared: make(map[string]*types.Package), variants: make(map[string]bool), source: source}
 	// Building a view of each package's dependencies was a measurable part
 	// of decoding. One view of the whole graph serves every package
 	// whose dependencies include no path that names two packages (a
@@ -112,12 +116,44 @@ func (e *Deps) Decode(p *packages.Package) (*types.Package, error) {
 	if x.complete {
 		return x.types, nil
 	}
+	if e.source[p.ID] {
+		// Not type-checked yet: the importer was scheduled before it,
+		// which the driver's units do not do. Not recorded, so that
+		// Provide still can.
+		return nil, fmt.Errorf("%s is not type-checked yet", p.ID)
+	}
 	x.err = e.decode(p, x)
 	if x.err != nil {
 		return nil, x.err
 	}
 	x.complete = true
 	return x.types, nil
+}
+
+// IsSource reports whether p's types are provided by its own
+// type-check rather than decoded.
+func (e *Deps) IsSource(p *packages.Package) bool { return e.source[p.ID] }
+
+// Provide sets the types of p, a source package, from its type-check:
+// t, or, when it failed, err, which its importers' imports of it fail
+// with. Called once, before any importer of p is type-checked.
+func (e *Deps) Provide(p *packages.Package, t *types.Package, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	x := e.entry(p)
+	if err != nil {
+		x.err = err
+		return
+	}
+	x.types, x.complete = t, true
+}
+
+// Failed reports whether p, a source package, was provided as failed.
+func (e *Deps) Failed(p *packages.Package) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	x := e.pkgs[p.ID]
+	return e.source[p.ID] && x != nil && x.err != nil
 }
 
 func (e *Deps) decode(p *packages.Package, x *exported) error {

@@ -19,17 +19,40 @@ const listMode = rootMode&^(packages.NeedTypes|packages.NeedSyntax|packages.Need
 type Listing struct {
 	Roots []*packages.Package
 	Base  string // the go command's directory, absolute
+	// Source are the IDs of the roots listed without export data
+	// (split.go): their importers, roots too, get their types from
+	// their own type-check, through Deps.Provide.
+	Source map[string]bool
 }
 
 // List lists opts.Patterns with their whole dependency graph and its
 // export data (building what is not built), failing as Packages does when
-// the go command fails or nothing matches.
-func List(ctx context.Context, opts *Options) (*Listing, error) {
-	roots, err := list(opts.config(ctx, listMode), opts)
+// the go command fails or nothing matches. With sourceRoots, the roots
+// that only roots depend on are listed without export data (split.go).
+func List(ctx context.Context, opts *Options, sourceRoots bool) (*Listing, error) {
+	if !sourceRoots {
+		roots, err := list(opts.config(ctx, listMode), opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Listing{Roots: roots, Base: opts.Base()}, nil
+	}
+	roots, err := list(opts.config(ctx, splitMode), opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Listing{Roots: roots, Base: opts.Base()}, nil
+	source := sourceRootsOf(roots)
+	if !addExportData(ctx, opts, roots, source) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// Listed as before, everything with export data.
+		if roots, err = list(opts.config(ctx, listMode), opts); err != nil {
+			return nil, err
+		}
+		source = nil
+	}
+	return &Listing{Roots: roots, Base: opts.Base(), Source: source}, nil
 }
 
 // keysMode lists the import graph and files without type-checking or

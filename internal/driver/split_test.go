@@ -1,0 +1,113 @@
+package driver_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/driver"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
+)
+
+// Roots that only roots import are type-checked once, from source, and
+// their importers see those types (load/split.go); roots that other
+// packages depend on keep their export data. Either way the findings are
+// Load+Run's, on every root, external tests included.
+func TestStreamingSourceRootsMatchLoad(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"b/b.go":      "package b\n\nfunc bad() {}\n\ntype T struct{}\n\nfunc New() T { bad(); return T{} }\n",
+		"b/b_test.go": "package b\n\nfunc init() { bad() }\n",
+		"b/x_test.go": "package b_test\n\nimport \"example.com/m/b\"\n\nfunc bad() {}\n\nvar _ b.T = b.New()\n\nfunc init() { bad() }\n",
+		"c/c.go":      "package c\n\nimport \"example.com/m/d\"\n\nfunc bad() {}\n\nvar X d.T = d.New()\n\nfunc init() { bad() }\n",
+		"d/d.go":      "package d\n\nfunc bad() {}\n\ntype T struct{}\n\nfunc New() T { bad(); return T{} }\n",
+		"d/d_test.go": "package d\n\nfunc init() { bad() }\n",
+		"d/x_test.go": "package d_test\n\nimport (\n\t\"example.com/m/c\"\n\t\"example.com/m/d\"\n)\n\nfunc bad() {}\n\nvar _ d.T = c.X\n\nfunc init() { bad() }\n",
+		"e/e.go":      "package e\n\nimport \"example.com/m/c\"\n\nfunc bad() {}\n\nvar _ = c.X\n\nfunc init() { bad() }\n",
+	})
+	for _, tests := range []bool{false, true} {
+		cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: tests, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}}
+		want, werr := loadAndRun(t, cfg)
+		if werr != nil {
+			t.Fatalf("tests=%v: Load: %v", tests, werr)
+		}
+		got, err := driver.AnalyzeSourceRoots(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("tests=%v: Analyze: %v", tests, err)
+		}
+		g, w := lines(dir, got.Findings), lines(dir, want.Findings)
+		if !slices.Equal(g, w) {
+			t.Errorf("tests=%v: Analyze found\n%v\nLoad+Run\n%v", tests, g, w)
+		}
+		n := 4     // one in each of b, c, d and e
+		if tests { // and in b_test.go, d_test.go and both external tests
+			n = 8
+		}
+		if len(g) != n {
+			t.Errorf("tests=%v: %d findings, want %d: %v", tests, len(g), n, g)
+		}
+	}
+}
+
+// A re-run after an edit lists the edited roots without export data and
+// type-checks their importers against their source: every re-run must
+// still find exactly what a run without the cache finds, and take from
+// the cache only what no edit touched.
+func TestResultCacheExactAfterEdits(t *testing.T) {
+	const libGo = "package lib\n\nfunc L() {}\n"
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"lib/lib.go":    libGo,
+		"lib/x_test.go": "package lib_test\n\nimport \"example.com/m/lib\"\n\nfunc bad() {}\n\nfunc init() { bad(); lib.L() }\n",
+		"a/a.go":        "package a\n\nimport \"example.com/m/lib\"\n\nfunc bad() {}\n\nfunc A() { bad(); lib.L() }\n",
+		"b/b.go":        "package b\n\nfunc bad() {}\n\nfunc B() { bad() }\n",
+	})
+	a, analysed := counting()
+	cached := driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Analyzers: []*analysis.Analyzer{a}, CacheDir: t.TempDir()}
+	fresh := cached
+	fresh.CacheDir = ""
+	result := func(cfg *driver.Config) (found []string, err string) {
+		t.Helper()
+		res, e := driver.Analyze(context.Background(), cfg)
+		if e != nil {
+			err = strings.ReplaceAll(e.Error(), dir, "$DIR")
+		}
+		return lines(dir, res.Findings), err
+	}
+	const (
+		lib  = "example.com/m/lib"
+		libX = "example.com/m/lib_test"
+		pkgA = "example.com/m/a"
+		pkgB = "example.com/m/b"
+	)
+	for _, step := range []struct {
+		name     string
+		lib      string   // lib.go's content
+		analysed []string // by the cached run
+		broken   bool
+	}{
+		{"first run", libGo, []string{pkgA, pkgB, lib, libX}, false},
+		{"unchanged", libGo, nil, false},
+		{"a finding in lib", "package lib\n\nfunc bad() {}\n\nfunc L() { bad() }\n", []string{pkgA, lib, libX}, false},
+		// a and lib's test no longer type-check, and are not analysed.
+		{"lib.L removed", "package lib\n\nfunc M() {}\n", []string{lib}, true},
+		// The content of the first run: its results, all of them.
+		{"lib restored", libGo, nil, false},
+		{"two findings in lib", "package lib\n\nfunc bad() {}\n\nfunc L() { bad(); bad() }\n", []string{pkgA, lib, libX}, false},
+	} {
+		write(t, dir, "lib/lib.go", step.lib)
+		got, gerr := result(&cached)
+		if g := analysed(); !slices.Equal(g, step.analysed) {
+			t.Errorf("%s: the cached run analysed %v, want %v", step.name, g, step.analysed)
+		}
+		want, werr := result(&fresh)
+		analysed()
+		if !slices.Equal(got, want) || gerr != werr {
+			t.Errorf("%s: with the cache\n%v\n%s\nwithout\n%v\n%s", step.name, got, gerr, want, werr)
+		}
+		if (werr != "") != step.broken {
+			t.Errorf("%s: error %q", step.name, werr)
+		}
+	}
+}
