@@ -14,8 +14,8 @@ import (
 type document struct {
 	uri     uri.URI // as the client names it
 	version int32   // the client's, from didOpen and each didChange
-	text    []byte // never nil; replaced, never changed in place
-	lost    bool   // a change could not be applied: text is not the editor's
+	text    []byte  // never nil; replaced, never changed in place
+	lost    bool    // a change could not be applied: text is not the editor's
 }
 
 // apply applies one didChange's changes, in order, as the protocol
@@ -78,4 +78,3 @@ func (m *mapper) offset(p protocol.Position) (int, error) {
 	}
 	return off, nil
 }
-
