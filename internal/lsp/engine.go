@@ -159,8 +159,10 @@ func (s *Engine) CodeAction(params *protocol.CodeActionParams) ([]protocol.Comma
 	if p := s.pkgs[filepath.Dir(path)]; p != nil {
 		fr = p.results[path]
 	}
-	if d := s.docs[path]; fr != nil && d != nil && (!fr.open || fr.version != d.version) {
-		fr = nil // edited since: the fixes' positions may be off
+	if d := s.docs[path]; fr != nil && d != nil && (!fr.open || fr.version != d.version || d.lost) {
+		// Edited since, or analysed from disk while the editor has other
+		// text: the fixes' positions may be off.
+		fr = nil
 	}
 	s.mu.Unlock()
 	if fr == nil {

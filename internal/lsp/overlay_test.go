@@ -127,3 +127,39 @@ func countLogged(logged []string, substr string) int {
 	}
 	return n
 }
+
+// A change that cannot be applied to the text the server has is said, and
+// the file is analysed from disk rather than from a text that is not the
+// editor's.
+func TestUnsavedBufferLost(t *testing.T) {
+	dir := fixture(t)
+	s := start(t, testOptions())
+	c := s.client
+	s.initialize(t, filepath.Dir(dir))
+	handlers := s.open(t, filepath.Join(dir, "handlers.go"))
+	c.await(t, "diagnostics of handlers.go", func() bool { return len(c.diags[handlers]) == 2 })
+
+	c.mu.Lock()
+	n := c.published[handlers]
+	c.mu.Unlock()
+	// Removes both findings' lines, then names a line past the end.
+	s.change(t, handlers,
+		&protocol.TextDocumentContentChangeWholeDocument{Text: "package tombstonefix\n"},
+		&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: pos(40, 0), End: pos(40, 0)}, Text: "x"})
+	c.await(t, "the message about the lost edits", func() bool {
+		return slices.ContainsFunc(c.shown, func(m protocol.ShowMessageParams) bool {
+			return m.Type == protocol.MessageTypeError && strings.Contains(m.Message, "lost track of the edits to "+handlers.FsPath())
+		})
+	})
+	c.await(t, "the diagnostics of the file on disk", func() bool { return c.published[handlers] > n })
+	c.mu.Lock()
+	diags := slices.Clone(c.diags[handlers])
+	c.mu.Unlock()
+	if len(diags) != 2 {
+		t.Fatalf("%d diagnostics, want the 2 of the file on disk", len(diags))
+	}
+	// Their fixes are for the disk's text, not the editor's.
+	if n := len(s.codeActions(t, handlers, diags[0])); n != 0 {
+		t.Errorf("%d code actions for a document whose text the server lost", n)
+	}
+}
