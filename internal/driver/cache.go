@@ -29,7 +29,7 @@ type opening struct {
 // nothing is looked up and the opening goes on alongside the listing
 // instead of before it (docs/performance.md).
 func openCache(ctx context.Context, cfg *Config, start time.Time) *opening {
-	if cfg.CacheDir == "" || len(cfg.Patterns) == 0 {
+	if cfg.CacheDir == "" || len(cfg.Patterns) == 0 || len(cfg.Overlay) > 0 {
 		return nil
 	}
 	o := &opening{known: resultcache.Known(cfg.CacheDir), done: make(chan struct{})}

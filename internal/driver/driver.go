@@ -36,6 +36,12 @@ type Config struct {
 	Analyzers []*analysis.Analyzer
 	// Env is the go command's environment; nil means os.Environ().
 	Env []string
+	// Overlay replaces the content of files, by absolute path, for both
+	// the go command's listing and the parsing (packages.Config.Overlay):
+	// the editor's unsaved buffers. A run with an overlay bypasses the
+	// result cache (CacheDir): its results are of text that is not on
+	// disk, and the cache keys packages by what is.
+	Overlay map[string][]byte
 	// CacheDir, if set, is where Analyze keeps results per package,
 	// keyed by content (cache.go): a run over unchanged packages loads
 	// nothing and analyses nothing.
@@ -89,7 +95,7 @@ const (
 
 // loadOptions is what loading needs of cfg.
 func (cfg *Config) loadOptions() *load.Options {
-	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env}
+	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env, Overlay: cfg.Overlay}
 }
 
 // What loading reports is part of the driver's API: front ends call only

@@ -106,7 +106,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		if u.summary {
 			g = summaries
 		}
-		results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts)
+		results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts, cfg.Overlay)
 		if !u.summary && ctx.Err() == nil {
 			cfg.progress.update(func(p *Progress) { p.Analysed++ })
 		}
@@ -181,12 +181,12 @@ type rootResult struct {
 // analyzeRoot parses, type-checks and analyses one unit, once the
 // packages it needs are decoded and the units below it are done. Nothing
 // it builds outlives it but the findings and the facts it exports.
-func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded *load.Progress, g *guarded, rel *releases, facts *factViews) rootResult {
+func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded *load.Progress, g *guarded, rel *releases, facts *factViews, overlay map[string][]byte) rootResult {
 	if ctx.Err() != nil {
 		return rootResult{}
 	}
 	pkg := load.Root(u.pkg, deps.FileSet())
-	parsed := load.Parse(pkg)
+	parsed := load.Parse(pkg, overlay)
 	if !decoded.Wait(need) {
 		return rootResult{} // cancelled
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -36,6 +37,10 @@ type pkgState struct {
 // fileResult is what the last run found in one file.
 type fileResult struct {
 	items []item
+	// open: the file was open, and version is the version of its text
+	// that was analysed; quick fixes are offered only for that version.
+	open    bool
+	version int32
 }
 
 // item is one diagnostic and its quick fixes.
@@ -109,6 +114,52 @@ func (s *Engine) run(p *pkgState) {
 	}
 }
 
+// snapshot returns the version of each open document in dir, and their
+// texts that differ from the files (absolute path → text), which are
+// what is analysed: the editor's unsaved buffers.
+func (s *Engine) snapshot(dir string) (map[string]int32, map[string][]byte) {
+	s.mu.Lock()
+	versions := make(map[string]int32)
+	texts := make(map[string][]byte)
+	for path, d := range s.docs {
+		if filepath.Dir(path) != dir {
+			continue
+		}
+		versions[path] = d.version
+		if !d.lost {
+			texts[path] = d.text
+		}
+	}
+	s.mu.Unlock()
+	var overlay map[string][]byte
+	for path, text := range texts {
+		if disk, err := os.ReadFile(path); err == nil && bytes.Equal(disk, text) {
+			continue // saved: the go command reads it as it is
+		}
+		if overlay == nil {
+			overlay = make(map[string][]byte)
+		}
+		overlay[path] = text
+	}
+	return versions, overlay
+}
+
+// unedited reports whether the documents open in dir, and their versions,
+// are still those of versions. s.mu must be held.
+func (s *Engine) unedited(dir string, versions map[string]int32) bool {
+	n := 0
+	for path, d := range s.docs {
+		if filepath.Dir(path) != dir {
+			continue
+		}
+		if v, ok := versions[path]; !ok || v != d.version {
+			return false
+		}
+		n++
+	}
+	return n == len(versions) && n > 0
+}
+
 // isOpen reports whether a file in dir is open.
 func (s *Engine) isOpen(dir string) bool {
 	s.mu.Lock()
@@ -144,6 +195,8 @@ func (s *Engine) analyze(p *pkgState) {
 		}
 	}
 	cfg := s.driverConfig(root, pattern, st.Analyzers)
+	versions, overlay := s.snapshot(p.dir)
+	cfg.Overlay = overlay
 	pkgs, loadErr := driver.Load(s.work, cfg)
 	if s.work.Err() != nil {
 		return // shutting down
@@ -170,8 +223,12 @@ func (s *Engine) analyze(p *pkgState) {
 		}
 	}
 	contents := make(map[string][]byte)
-	for f := range files {
-		b, err := os.ReadFile(f)
+	for f, client := range files {
+		b, ok := overlay[client]
+		var err error
+		if !ok {
+			b, err = os.ReadFile(f)
+		}
 		size, parsed := sizes[f] // cgo files are parsed from elsewhere
 		if err != nil || parsed && len(b) != size {
 			// Changed since it was loaded: a save notification is on its
@@ -189,20 +246,32 @@ func (s *Engine) analyze(p *pkgState) {
 		findings = slices.DeleteFunc(slices.Clone(findings), func(f finding.Finding) bool { return !st.Keep(f) })
 	}
 	results := s.convert(findings, files, contents, st.Severity)
+	for path, v := range versions {
+		if fr := results[path]; fr != nil {
+			fr.open, fr.version = true, v
+		}
+	}
 	if typ, problems := problems(loadErr, runErr, res); len(problems) > 0 {
 		s.report(p, typ, fmt.Sprintf("ctrllint could not analyse %s:\n%s", p.dir, strings.Join(problems, "\n")))
 	} else {
 		p.problem = ""
 	}
-	if !s.isOpen(p.dir) {
-		return // closed meanwhile: the kick from didClose clears it
-	}
 	s.mu.Lock()
+	if !s.unedited(p.dir, versions) {
+		// Edited, opened or closed meanwhile: the kick that came with
+		// it analyses the new text (or clears the diagnostics); what
+		// this run found may no longer fit the editor's text.
+		s.mu.Unlock()
+		s.logf("ctrllint: %s changed during analysis; not publishing", pattern)
+		return
+	}
 	p.results = results
 	s.mu.Unlock()
-	s.publish(p, results)
+	// Logged before publishing, so that whoever sees the diagnostics has
+	// seen the log of the run that found them.
 	s.logf("ctrllint: %s: %d findings in %d files (load %v, analysis %v)",
 		pattern, len(res.Findings), len(files), loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
+	s.publish(p, results)
 }
 
 // driverConfig is how the server asks the driver to analyse the package

@@ -49,12 +49,6 @@ type Engine struct {
 	pkgs     map[string]*pkgState // packages, by directory
 }
 
-// document is an open document.
-type document struct {
-	uri   uri.URI // as the client names it
-	dirty bool    // edited since it was last saved (or opened)
-}
-
 // NewEngine returns an engine that publishes to client until ctx ends or
 // Shutdown is called.
 func NewEngine(ctx context.Context, opts Options, client Client) *Engine {
@@ -89,12 +83,10 @@ func (s *Engine) DidOpen(params *protocol.DidOpenTextDocumentParams) {
 	if !ok {
 		return
 	}
-	// A document opened with text that differs from the file (restored
-	// unsaved edits) counts as edited.
-	disk, err := os.ReadFile(path)
-	dirty := err != nil || string(disk) != params.TextDocument.Text
+	// Text that differs from the file (restored unsaved edits) is
+	// analysed as it is in the editor, as after a didChange.
 	s.mu.Lock()
-	s.docs[path] = &document{uri: params.TextDocument.URI, dirty: dirty}
+	s.docs[path] = &document{uri: params.TextDocument.URI, version: params.TextDocument.Version, text: append([]byte{}, params.TextDocument.Text...)}
 	s.mu.Unlock()
 	s.schedule(filepath.Dir(path))
 }
@@ -105,10 +97,24 @@ func (s *Engine) DidChange(params *protocol.DidChangeTextDocumentParams) {
 		return
 	}
 	s.mu.Lock()
-	if d := s.docs[path]; d != nil {
-		d.dirty = true
+	d := s.docs[path]
+	if d == nil {
+		s.mu.Unlock()
+		return
+	}
+	d.version = params.TextDocument.Version
+	err := d.apply(params.ContentChanges)
+	if err != nil {
+		// Our text is no longer the editor's: analysing it would
+		// publish findings at the wrong places. Fall back to the disk
+		// until the document is opened again.
+		d.lost = true
 	}
 	s.mu.Unlock()
+	if err != nil {
+		s.show(protocol.MessageTypeError, "ctrllint lost track of the edits to %s (%v): it analyses the saved file until the document is reopened", path, err)
+	}
+	s.schedule(filepath.Dir(path))
 }
 
 func (s *Engine) DidSave(params *protocol.DidSaveTextDocumentParams) {
@@ -116,11 +122,6 @@ func (s *Engine) DidSave(params *protocol.DidSaveTextDocumentParams) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	if d := s.docs[path]; d != nil {
-		d.dirty = false
-	}
-	s.mu.Unlock()
 	s.schedule(filepath.Dir(path))
 }
 
@@ -158,8 +159,10 @@ func (s *Engine) CodeAction(params *protocol.CodeActionParams) ([]protocol.Comma
 	if p := s.pkgs[filepath.Dir(path)]; p != nil {
 		fr = p.results[path]
 	}
-	if d := s.docs[path]; d != nil && d.dirty {
-		fr = nil // unsaved edits: the fixes' positions may be off
+	if d := s.docs[path]; fr != nil && d != nil && (!fr.open || fr.version != d.version || d.lost) {
+		// Edited since, or analysed from disk while the editor has other
+		// text: the fixes' positions may be off.
+		fr = nil
 	}
 	s.mu.Unlock()
 	if fr == nil {
@@ -172,7 +175,7 @@ func (s *Engine) CodeAction(params *protocol.CodeActionParams) ([]protocol.Comma
 			continue
 		}
 		for _, a := range it.actions {
-			if unchanged(a.files) {
+			if s.unchanged(a.files) {
 				out = append(out, a.action)
 			}
 		}
@@ -204,15 +207,31 @@ func (s *Engine) Diagnostics(u uri.URI) []protocol.Diagnostic {
 }
 
 // unchanged reports whether every file still has the content it had when
-// it was analysed.
-func unchanged(files map[string][]byte) bool {
+// it was analysed: its editor's text if it is open, else the disk's.
+func (s *Engine) unchanged(files map[string][]byte) bool {
 	for path, content := range files {
-		disk, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(disk, content) {
+		now, err := s.current(path)
+		if err != nil || !bytes.Equal(now, content) {
 			return false
 		}
 	}
 	return true
+}
+
+// current is the content of the file at path as the user sees it: the
+// editor's text if it is open (and tracked), else the disk's.
+func (s *Engine) current(path string) ([]byte, error) {
+	s.mu.Lock()
+	var text []byte
+	d := s.docs[path]
+	if d != nil && !d.lost {
+		text = d.text
+	}
+	s.mu.Unlock()
+	if text != nil {
+		return text, nil
+	}
+	return os.ReadFile(path)
 }
 
 // goFile returns the path of a Go source file named by a file: URI.

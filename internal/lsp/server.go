@@ -218,7 +218,7 @@ func (s *server) handler() jsonrpc2.Handler {
 
 func (s *server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	yes, no := true, false
-	change := protocol.TextDocumentSyncKindIncremental // only to learn that a document has unsaved edits
+	change := protocol.TextDocumentSyncKindIncremental // document.apply keeps the text
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: protocol.PositionEncodingKindUTF16,

@@ -45,10 +45,17 @@ func Root(root *packages.Package, fset *token.FileSet) *packages.Package {
 // way go/packages does. It returns the hash of each file's content as
 // parsed: the result cache stores findings only under the content they
 // were found in, which a file saved during the run no longer has.
-func Parse(pkg *packages.Package) map[string]FileHash {
+//
+// A file in overlay is parsed from its content there instead of the disk
+// (Options.Overlay).
+func Parse(pkg *packages.Package, overlay map[string][]byte) map[string]FileHash {
 	parsed := make(map[string]FileHash, len(pkg.CompiledGoFiles))
 	for _, name := range pkg.CompiledGoFiles {
-		src, err := os.ReadFile(name)
+		src, ok := overlay[name]
+		var err error
+		if !ok {
+			src, err = os.ReadFile(name)
+		}
 		if err != nil {
 			pkg.Errors = append(pkg.Errors, packages.Error{Pos: name + ":1", Msg: err.Error(), Kind: packages.ParseError})
 			continue

@@ -48,6 +48,9 @@ type Options struct {
 	Tests bool
 	// Env is the go command's environment; nil means os.Environ().
 	Env []string
+	// Overlay replaces the content of files by absolute path, as
+	// packages.Config.Overlay does: an editor's unsaved buffers.
+	Overlay map[string][]byte
 }
 
 // Packages loads the packages matching opts.Patterns, syntax and types
@@ -152,7 +155,7 @@ func isTestMain(p *packages.Package) bool {
 // config is the go/packages configuration of every listing and load:
 // opts' directory, environment, tests and tags.
 func (opts *Options) config(ctx context.Context, mode packages.LoadMode) *packages.Config {
-	lcfg := &packages.Config{Mode: mode, Context: ctx, Dir: opts.Dir, Env: opts.Env, Tests: opts.Tests}
+	lcfg := &packages.Config{Mode: mode, Context: ctx, Dir: opts.Dir, Env: opts.Env, Tests: opts.Tests, Overlay: opts.Overlay}
 	if len(opts.Tags) > 0 {
 		lcfg.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
 	}
