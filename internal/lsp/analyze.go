@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -104,7 +105,7 @@ func (s *Engine) run(p *pkgState) {
 			}
 		}
 		if s.isOpen(p.dir) {
-			s.analyze(p)
+			s.analyzeUntilKicked(p)
 		} else {
 			s.mu.Lock()
 			p.results = nil
@@ -112,6 +113,31 @@ func (s *Engine) run(p *pkgState) {
 			s.publish(p, nil)
 		}
 	}
+}
+
+// analyzeUntilKicked analyses p, and stops the analysis when a newer
+// open, change, save or close in the package comes meanwhile: its result
+// would be stale, and the go command it waits for is most of its time. The
+// kick is put back for run's loop to take.
+func (s *Engine) analyzeUntilKicked(p *pkgState) {
+	ctx, cancel := context.WithCancel(s.work)
+	defer cancel()
+	stop, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-p.kick:
+			cancel()
+			select {
+			case p.kick <- struct{}{}:
+			default: // another kick is pending already
+			}
+		case <-stop:
+		}
+	}()
+	s.analyze(ctx, p)
+	close(stop)
+	<-watched
 }
 
 // snapshot returns the version of each open document in dir, and their
@@ -174,7 +200,7 @@ func (s *Engine) isOpen(dir string) bool {
 
 // analyze loads and analyses p's package and publishes the diagnostics of
 // each of its files.
-func (s *Engine) analyze(p *pkgState) {
+func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 	start := time.Now()
 	root, err := moduleRoot(p.dir)
 	if err != nil {
@@ -197,9 +223,14 @@ func (s *Engine) analyze(p *pkgState) {
 	cfg := s.driverConfig(root, pattern, st.Analyzers)
 	versions, overlay := s.snapshot(p.dir)
 	cfg.Overlay = overlay
-	pkgs, loadErr := driver.Load(s.work, cfg)
+	fmt.Fprintf(s.opts.Log, "ctrllint: %s: analysing\n", pattern)
+	pkgs, loadErr := driver.Load(ctx, cfg)
 	if s.work.Err() != nil {
 		return // shutting down
+	}
+	if ctx.Err() != nil {
+		s.logf("ctrllint: %s: a newer change stopped the analysis", pattern)
+		return
 	}
 	loaded := time.Now()
 	res, runErr := driver.Run(cfg, pkgs)

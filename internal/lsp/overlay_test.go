@@ -163,3 +163,49 @@ func TestUnsavedBufferLost(t *testing.T) {
 		t.Errorf("%d code actions for a document whose text the server lost", n)
 	}
 }
+
+// A change that comes while its package is being analysed stops that
+// analysis and its go command: the result could not have been published.
+// The last text is analysed and published once.
+func TestChangeStopsAnalysis(t *testing.T) {
+	dir := fixture(t)
+	opts := testOptions()
+	log := &syncBuffer{}
+	opts.Log = log
+	s := start(t, opts)
+	c := s.client
+	s.initialize(t, filepath.Dir(dir))
+	path := filepath.Join(dir, "handlers.go")
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handlers := s.open(t, path)
+	c.await(t, "diagnostics of handlers.go", func() bool { return len(c.diags[handlers]) == 2 })
+	c.mu.Lock()
+	published := c.published[handlers]
+	c.mu.Unlock()
+	started := strings.Count(log.String(), ": analysing")
+
+	s.change(t, handlers, &protocol.TextDocumentContentChangeWholeDocument{Text: string(disk) + "\n// one\n"})
+	deadline := time.Now().Add(time.Minute)
+	for strings.Count(log.String(), ": analysing") == started {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first change was never analysed; log:\n%s", log)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.change(t, handlers, &protocol.TextDocumentContentChangeWholeDocument{Text: string(disk) + "\n// two\n"})
+	c.await(t, "the last text's diagnostics", func() bool { return c.published[handlers] > published })
+	time.Sleep(100 * time.Millisecond) // nothing else to come
+	c.mu.Lock()
+	got, n := len(c.diags[handlers]), c.published[handlers]
+	c.mu.Unlock()
+	if got != 2 || n != published+1 {
+		t.Errorf("%d diagnostics in %d publications, want 2 in 1", got, n-published)
+	}
+	if !strings.Contains(log.String(), "a newer change stopped the analysis") {
+		t.Errorf("the first change's analysis was not stopped; log:\n%s", log)
+	}
+	s.stop(t, true, 0)
+}
