@@ -33,6 +33,11 @@ type pkgState struct {
 	// Owned by the worker.
 	published map[string]uri.URI // files last published with diagnostics
 	problem   string             // last problem shown, so it is not repeated on every save
+	// loaded is the last load without errors, which the next run
+	// type-checks again when only the package's own text has changed
+	// (driver.Reload): no go command on the way from a keystroke to
+	// diagnostics.
+	loaded *driver.Loaded
 }
 
 // fileResult is what the last run found in one file.
@@ -110,6 +115,7 @@ func (s *Engine) run(p *pkgState) {
 			s.mu.Lock()
 			p.results = nil
 			s.mu.Unlock()
+			p.loaded = nil
 			s.publish(p, nil)
 		}
 	}
@@ -224,7 +230,11 @@ func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 	versions, overlay := s.snapshot(p.dir)
 	cfg.Overlay = overlay
 	fmt.Fprintf(s.opts.Log, "ctrllint: %s: analysing\n", pattern)
-	pkgs, loadErr := driver.Load(ctx, cfg)
+	pkgs, reloaded := driver.Reload(cfg, p.loaded)
+	var loadErr error
+	if !reloaded {
+		pkgs, loadErr = driver.Load(ctx, cfg)
+	}
 	if s.work.Err() != nil {
 		return // shutting down
 	}
@@ -300,9 +310,25 @@ func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 	s.mu.Unlock()
 	// Logged before publishing, so that whoever sees the diagnostics has
 	// seen the log of the run that found them.
-	s.logf("ctrllint: %s: %d findings in %d files (load %v, analysis %v)",
-		pattern, len(res.Findings), len(files), loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
+	how := "loaded"
+	if reloaded {
+		how = "type-checked over the last load's dependencies"
+	}
+	s.logf("ctrllint: %s: %d findings in %d files, %s (load %v, analysis %v)",
+		pattern, len(res.Findings), len(files), how, loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
 	s.publish(p, results)
+	if !reloaded && loadErr == nil && len(pkgs) > 0 {
+		// Off the way to the diagnostics, and stopped by a newer
+		// change, which then loads again.
+		kept, err := driver.Keep(ctx, cfg, pkgs, start)
+		if err != nil && ctx.Err() == nil {
+			s.logf("ctrllint: %s: the next run will load again: %v", pattern, err)
+		}
+		if kept != nil {
+			p.loaded = kept
+			s.logf("ctrllint: %s: kept the load: edits of the package's text are type-checked over its dependencies", pattern)
+		}
+	}
 }
 
 // driverConfig is how the server asks the driver to analyse the package

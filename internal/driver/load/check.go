@@ -84,6 +84,30 @@ func Parse(pkg *packages.Package, overlay map[string][]byte) map[string]FileHash
 // checker had nothing to say.
 func Check(pkg *packages.Package, deps *Deps) (importFailed bool) {
 	imported := deps.decoded(pkg.Imports)
+	typeCheck(pkg, func(path string) (*types.Package, error) {
+		if t := imported[path]; t != nil {
+			return t, nil
+		}
+		dep := pkg.Imports[path]
+		if dep == nil {
+			// go/packages leaves out an import that closes a
+			// cycle (the Listing reports the cycle) or that the
+			// go command could not resolve.
+			importFailed = true
+			return nil, fmt.Errorf("no metadata for %s", path)
+		}
+		t, err := deps.Decode(dep)
+		if err != nil {
+			importFailed = true
+		}
+		return t, err
+	})
+	return importFailed
+}
+
+// typeCheck type-checks pkg's parsed files as go/packages does a root,
+// importing through imp, and records problems in pkg.Errors.
+func typeCheck(pkg *packages.Package, imp func(path string) (*types.Package, error)) {
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	pkg.TypesInfo = &types.Info{
 		Types:        make(map[ast.Expr]types.TypeAndValue),
@@ -100,22 +124,7 @@ func Check(pkg *packages.Package, deps *Deps) (importFailed bool) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
 			}
-			if t := imported[path]; t != nil {
-				return t, nil
-			}
-			dep := pkg.Imports[path]
-			if dep == nil {
-				// go/packages leaves out an import that closes a
-				// cycle (the Listing reports the cycle) or that the
-				// go command could not resolve.
-				importFailed = true
-				return nil, fmt.Errorf("no metadata for %s", path)
-			}
-			t, err := deps.Decode(dep)
-			if err != nil {
-				importFailed = true
-			}
-			return t, err
+			return imp(path)
 		}),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
@@ -136,7 +145,6 @@ func Check(pkg *packages.Package, deps *Deps) (importFailed bool) {
 		// version); the package must still count as broken.
 		pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
 	}
-	return importFailed
 }
 
 // DropFailedImports removes the type checker's "could not import P"

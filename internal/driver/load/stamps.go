@@ -1,0 +1,215 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Stamps say whether what a load read on disk, other than the roots' own
+// files, is still what it was: the go.mod, go.sum and go.work files, the
+// files of every dependency outside the module cache and GOROOT (whose
+// content the go command verifies and never changes), and which files the
+// roots' directories hold. Recheck reads the roots' files again itself.
+//
+// A file counts as unchanged while its size and modification time are,
+// as for gopls and make: a tool that rewrites a file keeping both (rsync
+// -t of a same-sized edit) is not seen.
+type Stamps struct {
+	files map[string]stamp
+	dirs  map[string][]string // root directory → the names it held
+}
+
+type stamp struct {
+	size  int64
+	mtime time.Time
+	dir   bool
+}
+
+// stampMode lists the graph's files without compiling anything.
+const stampMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
+	packages.NeedModule | packages.NeedEmbedFiles
+
+// mtimeSlack is how long before the load a file must have last changed
+// to be known unchanged since: a file system may keep times as coarse as
+// seconds, and the go command may read a file while it is being written.
+const mtimeSlack = 2 * time.Second
+
+// Stamp lists the graph below roots, which a load with opts that started
+// at loaded returned, and stamps what it read. It returns nil when it
+// cannot tell (a file changed since the load may have started, the roots'
+// directories hold files the load did not list): only a new load can say
+// what the packages are then.
+func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded time.Time) (*Stamps, error) {
+	env, err := goEnv(ctx, opts, "GOROOT", "GOMODCACHE", "GOWORK")
+	if err != nil {
+		return nil, err
+	}
+	immutable := []string{env["GOROOT"], env["GOMODCACHE"]}
+	listed, err := packages.Load(opts.config(ctx, stampMode), opts.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s := &Stamps{files: make(map[string]stamp), dirs: make(map[string][]string)}
+	var paths []string
+	add := func(files ...string) {
+		for _, f := range files {
+			if f != "" && !under(f, immutable) {
+				paths = append(paths, f)
+			}
+		}
+	}
+	isRoot := make(map[string]bool)
+	for _, r := range roots {
+		isRoot[r.ID] = true
+		if r.Module != nil && r.Module.GoMod != "" {
+			add(r.Module.GoMod, filepath.Join(filepath.Dir(r.Module.GoMod), "go.sum"))
+		}
+	}
+	if w := env["GOWORK"]; w != "" && w != "off" {
+		add(w, w+".sum")
+	}
+	for _, r := range roots {
+		if len(r.GoFiles) == 0 {
+			return nil, nil
+		}
+		dir := filepath.Dir(r.GoFiles[0])
+		if _, ok := s.dirs[dir]; !ok {
+			s.dirs[dir] = nil
+		}
+	}
+	packages.Visit(listed, nil, func(p *packages.Package) {
+		if isRoot[p.ID] || isTestMain(p) {
+			return // its files are generated, in the build cache
+		}
+		if len(p.GoFiles) > 0 {
+			if _, ok := s.dirs[filepath.Dir(p.GoFiles[0])]; ok {
+				return // a root's directory, whose files Recheck reads
+			}
+		}
+		add(p.GoFiles...)
+		add(p.OtherFiles...)
+		add(p.EmbedFiles...)
+		add(p.IgnoredFiles...)
+		if len(p.GoFiles) > 0 {
+			add(filepath.Dir(p.GoFiles[0]))
+		}
+	})
+	for _, path := range paths {
+		st, err := statOf(path)
+		if os.IsNotExist(err) && (strings.HasSuffix(path, ".sum")) {
+			continue // a module without requirements has none
+		}
+		if err != nil || !st.mtime.Before(loaded.Add(-mtimeSlack)) {
+			return nil, nil
+		}
+		s.files[path] = st
+	}
+	known := make(map[string]bool)
+	for _, r := range roots {
+		for _, list := range [][]string{r.GoFiles, r.OtherFiles, r.IgnoredFiles, r.EmbedFiles} {
+			for _, f := range list {
+				known[filepath.Base(f)] = true
+			}
+		}
+	}
+	for dir := range s.dirs {
+		names, err := sourceNames(dir)
+		if err != nil {
+			return nil, nil
+		}
+		for _, n := range names {
+			if !known[n] && (opts.Tests || !strings.HasSuffix(n, "_test.go")) {
+				return nil, nil // added since the load listed the directory
+			}
+		}
+		s.dirs[dir] = names
+	}
+	return s, nil
+}
+
+// Unchanged reports whether every file stamped is as it was, and the
+// roots' directories hold the same files.
+func (s *Stamps) Unchanged() bool {
+	for path, want := range s.files {
+		if got, err := statOf(path); err != nil || got != want {
+			return false
+		}
+	}
+	for dir, want := range s.dirs {
+		if got, err := sourceNames(dir); err != nil || !slices.Equal(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+func statOf(path string) (stamp, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stamp{}, err
+	}
+	st := stamp{mtime: fi.ModTime(), dir: fi.IsDir()}
+	if !fi.IsDir() {
+		st.size = fi.Size()
+	}
+	return st, nil
+}
+
+// sourceNames lists the files in dir that the go command may make part
+// of a package: Go, assembly, C and the like, and object files.
+func sourceNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		switch filepath.Ext(e.Name()) {
+		case ".go", ".s", ".S", ".sx", ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx",
+			".m", ".f", ".F", ".for", ".f90", ".swig", ".swigcxx", ".syso":
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil // ReadDir sorts them
+}
+
+// under reports whether path is in one of dirs.
+func under(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if d != "" && (path == d || strings.HasPrefix(path, d+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
+}
+
+// goEnv asks the go command, as opts run it, for the variables named.
+func goEnv(ctx context.Context, opts *Options, names ...string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"env", "-json"}, names...)...)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.Env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env: %v", err)
+	}
+	env := make(map[string]string)
+	if err := json.Unmarshal(out, &env); err != nil {
+		return nil, fmt.Errorf("go env: %v", err)
+	}
+	return env, nil
+}

@@ -1,0 +1,57 @@
+package driver
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/internal/driver/load"
+)
+
+// Loaded is the editor server's memory of a package between runs: the
+// packages of its last load, and what that load read on disk, so that
+// the next run after an edit of the package's own files type-checks them
+// again over the dependencies' types it decoded instead of running the go
+// command (load.Recheck).
+type Loaded struct {
+	cfg    Config // what was loaded: Dir, Patterns, Tags, Tests, Env, WholePackages
+	pkgs   []*packages.Package
+	stamps *load.Stamps
+}
+
+// Keep stamps what pkgs, which Load returned without an error for cfg in
+// a run that started at started, were loaded from. It returns nil when
+// it cannot tell whether the disk has changed since (a file changed as
+// the load ran): the next run loads.
+func Keep(ctx context.Context, cfg *Config, pkgs []*packages.Package, started time.Time) (*Loaded, error) {
+	stamps, err := load.Stamp(ctx, cfg.loadOptions(), pkgs, started)
+	if err != nil || stamps == nil {
+		return nil, err
+	}
+	return &Loaded{cfg: *cfg, pkgs: pkgs, stamps: stamps}, nil
+}
+
+// Reload is Load for cfg, cfg.Overlay included, from what prev kept,
+// when nothing but the text of the roots' own files has changed since,
+// and the change leaves what the go command would list of them as it
+// was. Otherwise it returns false, and only Load can say what the
+// packages are. The packages it returns are prev's from then on.
+func Reload(cfg *Config, prev *Loaded) ([]*packages.Package, bool) {
+	if prev == nil || !prev.cfg.sameLoad(cfg) || !prev.stamps.Unchanged() {
+		return nil, false
+	}
+	pkgs, ok := load.Recheck(prev.pkgs, cfg.Overlay)
+	if ok {
+		prev.pkgs = pkgs
+	}
+	return pkgs, ok
+}
+
+// sameLoad reports whether a load for cfg lists what one for c does,
+// given the same files.
+func (c *Config) sameLoad(cfg *Config) bool {
+	return c.Dir == cfg.Dir && slices.Equal(c.Patterns, cfg.Patterns) && slices.Equal(c.Tags, cfg.Tags) &&
+		c.Tests == cfg.Tests && slices.Equal(c.Env, cfg.Env) && slices.Equal(c.WholePackages, cfg.WholePackages)
+}
