@@ -36,17 +36,22 @@ func Keep(ctx context.Context, cfg *Config, pkgs []*packages.Package, started ti
 // Reload is Load for cfg, cfg.Overlay included, from what prev kept,
 // when nothing but the text of the roots' own files has changed since,
 // and the change leaves what the go command would list of them as it
-// was. Otherwise it returns false, and only Load can say what the
-// packages are. The packages it returns are prev's from then on.
-func Reload(cfg *Config, prev *Loaded) ([]*packages.Package, bool) {
+// was: the packages that type-check, and a *LoadError for the others.
+// Otherwise ok is false, and only Load can say what the packages are.
+// Packages without errors are prev's from then on.
+func Reload(cfg *Config, prev *Loaded) (pkgs []*packages.Package, err error, ok bool) {
 	if prev == nil || !prev.cfg.sameLoad(cfg) || !prev.stamps.Unchanged() {
-		return nil, false
+		return nil, nil, false
 	}
-	pkgs, ok := load.Recheck(prev.pkgs, cfg.Overlay)
-	if ok {
-		prev.pkgs = pkgs
+	pkgs, lerr, ok := load.Recheck(prev.pkgs, cfg.Overlay, cfg.loadOptions().Base())
+	if !ok {
+		return nil, nil, false
 	}
-	return pkgs, ok
+	if lerr != nil {
+		return pkgs, lerr, true
+	}
+	prev.pkgs = pkgs
+	return pkgs, nil, true
 }
 
 // sameLoad reports whether a load for cfg lists what one for c does,

@@ -230,8 +230,7 @@ func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 	versions, overlay := s.snapshot(p.dir)
 	cfg.Overlay = overlay
 	fmt.Fprintf(s.opts.Log, "ctrllint: %s: analysing\n", pattern)
-	pkgs, reloaded := driver.Reload(cfg, p.loaded)
-	var loadErr error
+	pkgs, loadErr, reloaded := driver.Reload(cfg, p.loaded)
 	if !reloaded {
 		pkgs, loadErr = driver.Load(ctx, cfg)
 	}
@@ -293,7 +292,15 @@ func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 		}
 	}
 	if typ, problems := problems(loadErr, runErr, res); len(problems) > 0 {
-		s.report(p, typ, fmt.Sprintf("ctrllint could not analyse %s:\n%s", p.dir, strings.Join(problems, "\n")))
+		msg := fmt.Sprintf("ctrllint could not analyse %s:\n%s", p.dir, strings.Join(problems, "\n"))
+		if len(overlay) > 0 && runErr == nil {
+			// Text being typed is broken more often than not, and the
+			// editor shows where (gopls's diagnostics): a message at
+			// every pause would be noise. A save of it is shown.
+			s.logf("%s", msg)
+		} else {
+			s.report(p, typ, msg)
+		}
 	} else {
 		p.problem = ""
 	}

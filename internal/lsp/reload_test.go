@@ -98,6 +98,16 @@ func TestEditsReuseTheLoad(t *testing.T) {
 		t.Fatal("no tombstone check before deleteNode's switch in the golden file")
 	}
 	change("one fix undone", unfixed, 1, reused)
+	// Text being typed: its errors come from the type check, without
+	// the go command, and are logged rather than shown.
+	shown := len(c.shown)
+	change("half a statement typed", strings.Replace(unfixed, "c.queue.Add(node.Name)", "c.queue.Add(node.", 1), 0, reused)
+	c.mu.Lock()
+	if countLogged(c.logged, "could not analyse") == 0 || len(c.shown) != shown {
+		t.Errorf("the broken text: shown %v, logged:\n%s", c.shown[shown:], strings.Join(c.logged, "\n"))
+	}
+	c.mu.Unlock()
+	change("the statement finished", unfixed, 1, reused)
 
 	// A dependency edited outside the editor (a git checkout): the
 	// next run loads, and sees it.
@@ -118,7 +128,7 @@ func TestEditsReuseTheLoad(t *testing.T) {
 	c.await(t, "the load to be kept once more", func() bool { return kept() == 3 })
 	rewrite("package dep\n", old.Add(2*time.Minute))
 	s.change(t, handlers, &protocol.TextDocumentContentChangeWholeDocument{Text: unfixed})
-	c.await(t, "the dependency's broken API reported", func() bool {
-		return len(c.shown) > 0 && strings.Contains(c.shown[len(c.shown)-1].Message, "dep.Name")
+	c.await(t, "the dependency's broken API logged", func() bool {
+		return countLogged(c.logged, "undefined: dep.Name") > 0
 	})
 }

@@ -26,14 +26,16 @@ import (
 
 // Recheck parses and type-checks the roots Packages loaded (prev, without
 // errors, all in one file set) again from their files, overlay first, over
-// the types of their dependencies that the load decoded. It returns false
-// when only a new load can say what the packages are: a file's package
+// the types of their dependencies that the load decoded. ok is false when
+// only a new load can say what the packages are: a file's package
 // clause, imports or build constraints changed, the roots have cgo files,
-// a dependency was compiled against a root (a test's recompiled variant),
-// or the new text has errors, which a load reports in go/packages' words.
-func Recheck(prev []*packages.Package, overlay map[string][]byte) ([]*packages.Package, bool) {
+// or a dependency was compiled against a root (a test's recompiled
+// variant). Otherwise it returns what Packages would: the roots that
+// type-check, and an *Error for those that do not (the text being typed
+// has errors more often than not, and the go command would say no more).
+func Recheck(prev []*packages.Package, overlay map[string][]byte, base string) (pkgs []*packages.Package, err error, ok bool) {
 	if len(prev) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	isRoot := make(map[string]bool, len(prev))
 	for _, p := range prev {
@@ -42,34 +44,50 @@ func Recheck(prev []*packages.Package, overlay map[string][]byte) ([]*packages.P
 	for _, p := range prev {
 		if p.IllTyped || len(p.Errors) > 0 || p.Types == nil || p.Fset != prev[0].Fset ||
 			len(p.CompiledGoFiles) != len(p.Syntax) || !slices.Equal(p.GoFiles, p.CompiledGoFiles) {
-			return nil, false
+			return nil, nil, false
 		}
 		for _, imp := range p.Imports {
 			if strings.Contains(imp.ID, " [") && !isRoot[imp.ID] {
-				return nil, false
+				return nil, nil, false
 			}
 		}
 	}
 	order, ok := rootOrder(prev, isRoot)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	checked := make(map[string]*packages.Package, len(prev))
+	broken := make(map[string]bool)
+	var failed []*packages.Package
 	for _, old := range order {
 		pkg := Root(old, old.Fset)
 		Parse(pkg, overlay)
-		if len(pkg.Errors) > 0 || !sameHeaders(old.Fset, old.Syntax, pkg.Syntax) {
-			return nil, false
+		if !sameHeaders(old.Fset, old.Syntax, pkg.Syntax) {
+			return nil, nil, false
+		}
+		importsBroken := false
+		for _, imp := range pkg.Imports {
+			importsBroken = importsBroken || broken[imp.ID]
+		}
+		if importsBroken {
+			// Reported from the root it imports, as Packages does.
+			broken[pkg.ID] = true
+			continue
+		}
+		if len(pkg.Errors) > 0 {
+			broken[pkg.ID] = true
+			failed = append(failed, pkg)
+			continue
 		}
 		decoded := make(map[string]*types.Package)
 		for _, t := range old.Types.Imports() {
 			decoded[t.Path()] = t
 		}
-		failed := false
+		missing := false
 		typeCheck(pkg, func(path string) (*types.Package, error) {
 			dep := pkg.Imports[path]
 			if dep == nil {
-				failed = true
+				missing = true
 				return nil, errNotLoaded // the imports are the load's: not reached
 			}
 			if r := checked[dep.ID]; r != nil {
@@ -77,21 +95,30 @@ func Recheck(prev []*packages.Package, overlay map[string][]byte) ([]*packages.P
 			}
 			t := decoded[pathOfID(dep.ID)]
 			if t == nil {
-				failed = true
+				missing = true
 				return nil, errNotLoaded
 			}
 			return t, nil
 		})
-		if failed || len(pkg.Errors) > 0 {
-			return nil, false
+		if missing {
+			return nil, nil, false
+		}
+		if len(pkg.Errors) > 0 {
+			broken[pkg.ID] = true
+			failed = append(failed, pkg)
+			continue
 		}
 		checked[pkg.ID] = pkg
 	}
-	out := make([]*packages.Package, len(prev))
-	for i, p := range prev {
-		out[i] = checked[p.ID]
+	for _, p := range prev {
+		if c := checked[p.ID]; c != nil {
+			pkgs = append(pkgs, c)
+		}
 	}
-	return out, true
+	if f := Failure(failed, base, func([]*packages.Package) []*packages.Package { return nil }); f != nil {
+		return pkgs, f, true
+	}
+	return pkgs, nil, true
 }
 
 // errNotLoaded is the importer's answer for a package the load did not

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -76,7 +77,10 @@ func TestRecheckIsALoad(t *testing.T) {
 		}
 		for i, text := range edits {
 			overlay := map[string][]byte{file: []byte(text)}
-			got, ok := Recheck(prev, overlay)
+			got, err, ok := Recheck(prev, overlay, dir)
+			if err != nil {
+				t.Fatalf("tests=%v, edit %d: %v", tests, i, err)
+			}
 			if !ok {
 				t.Fatalf("tests=%v, edit %d: Recheck refused", tests, i)
 			}
@@ -106,19 +110,72 @@ func TestRecheckRefuses(t *testing.T) {
 	}
 	file := filepath.Join(dir, "p", "p.go")
 	for name, text := range map[string]string{
-		"an import added":          "package p\n\nimport (\n\t\"fmt\"\n\t\"example.com/m/dep\"\n)\n\nfunc F() dep.T { fmt.Println(); return dep.New() }\n",
-		"an import renamed":        "package p\n\nimport d \"example.com/m/dep\"\n\nfunc F() d.T { return d.New() }\n",
-		"a build constraint":       "//go:build linux\n\npackage p\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return dep.New() }\n",
-		"the package clause":       "package q\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return dep.New() }\n",
-		"a type error":             "package p\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return 1 }\n",
-		"a syntax error":           "package p\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return dep.New( }\n",
-		"the test's F() now fails": "package p\n\nimport \"example.com/m/dep\"\n\nfunc F(int) dep.T { return dep.New() }\n",
+		"an import added":    "package p\n\nimport (\n\t\"fmt\"\n\t\"example.com/m/dep\"\n)\n\nfunc F() dep.T { fmt.Println(); return dep.New() }\n",
+		"an import renamed":  "package p\n\nimport d \"example.com/m/dep\"\n\nfunc F() d.T { return d.New() }\n",
+		"a build constraint": "//go:build linux\n\npackage p\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return dep.New() }\n",
+		"the package clause": "package q\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return dep.New() }\n",
 	} {
-		if _, ok := Recheck(prev, map[string][]byte{file: []byte(text)}); ok {
+		if _, _, ok := Recheck(prev, map[string][]byte{file: []byte(text)}, dir); ok {
 			t.Errorf("%s: rechecked, want a load", name)
 		}
 	}
-	if _, ok := Recheck(prev, nil); !ok {
+	// Errors in the text: the packages that type-check, and an error
+	// at the place a load reports.
+	for name, tc := range map[string]struct {
+		text, test string
+		good       []string
+	}{
+		"a type error":               {text: "package p\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return 1 }\n"},
+		"a syntax error":             {text: "package p\n\nimport \"example.com/m/dep\"\n\nfunc F() dep.T { return dep.New( }\n"},
+		"the test's p.F() now fails": {text: "package p\n\nimport \"example.com/m/dep\"\n\nfunc F(int) dep.T { return dep.New() }\n", test: "package p\n\nvar _ = F(1)\n", good: []string{"example.com/m/p [example.com/m/p.test]"}},
+		"the test's F() now fails":   {text: "package p\n\nimport \"example.com/m/dep\"\n\nfunc F(int) dep.T { return dep.New() }\n"},
+	} {
+		overlay := map[string][]byte{file: []byte(tc.text)}
+		if tc.test != "" {
+			overlay[filepath.Join(dir, "p", "p_test.go")] = []byte(tc.test)
+		}
+		got, err, ok := Recheck(prev, overlay, dir)
+		if !ok {
+			t.Errorf("%s: refused, want the errors", name)
+			continue
+		}
+		var ids []string
+		for _, p := range got {
+			ids = append(ids, p.ID)
+		}
+		if !slices.Equal(ids, tc.good) {
+			t.Errorf("%s: packages %q, want %q", name, ids, tc.good)
+		}
+		loaded, lerr := Packages(context.Background(), &Options{Dir: dir, Patterns: opts.Patterns, Tests: true, Overlay: overlay})
+		var ids2 []string
+		for _, p := range loaded {
+			ids2 = append(ids2, p.ID)
+		}
+		if !slices.Equal(ids, ids2) {
+			t.Errorf("%s: rechecked %q, loaded %q", name, ids, ids2)
+		}
+		if err == nil || lerr == nil {
+			t.Errorf("%s: errors %v, loaded %v", name, err, lerr)
+			continue
+		}
+		// The load may say more (the go command's compile of the
+		// overlay, a test type-checked over a broken package), but not
+		// of another place.
+		at := func(e error) []string {
+			var out []string
+			for _, p := range e.(*Error).Problems {
+				if p.File != "" {
+					out = append(out, fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column))
+				}
+			}
+			slices.Sort(out)
+			return slices.Compact(out)
+		}
+		if g, l := at(err), at(lerr); len(g) == 0 || slices.ContainsFunc(g, func(pos string) bool { return !slices.Contains(l, pos) }) {
+			t.Errorf("%s: errors at %q, a load's at %q\n%v\n%v", name, g, l, err, lerr)
+		}
+	}
+	if _, _, ok := Recheck(prev, nil, dir); !ok {
 		t.Errorf("the text as loaded: refused")
 	}
 
@@ -129,7 +186,7 @@ func TestRecheckRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := Recheck(prev, nil); ok {
+	if _, _, ok := Recheck(prev, nil, dir); ok {
 		t.Errorf("d's external test imports c [d.test]: rechecked, want a load")
 	}
 }
