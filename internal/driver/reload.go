@@ -19,7 +19,15 @@ type Loaded struct {
 	cfg    Config // what was loaded: Dir, Patterns, Tags, Tests, Env, WholePackages
 	pkgs   []*packages.Package
 	stamps *load.Stamps
+	// reloads counts the rechecks: each adds the package's files to the
+	// load's file set, which the dependencies' positions live in and
+	// which never shrinks, so after maxReloads a load starts afresh.
+	reloads int
 }
+
+// maxReloads bounds what the file set holds of old texts (a line table
+// per file and recheck: some megabytes for a large package).
+const maxReloads = 256
 
 // Keep stamps what pkgs, which Load returned without an error for cfg in
 // a run that started at started, were loaded from. It returns nil when
@@ -40,9 +48,10 @@ func Keep(ctx context.Context, cfg *Config, pkgs []*packages.Package, started ti
 // Otherwise ok is false, and only Load can say what the packages are.
 // Packages without errors are prev's from then on.
 func Reload(cfg *Config, prev *Loaded) (pkgs []*packages.Package, err error, ok bool) {
-	if prev == nil || !prev.cfg.sameLoad(cfg) || !prev.stamps.Unchanged() {
+	if prev == nil || prev.reloads >= maxReloads || !prev.cfg.sameLoad(cfg) || !prev.stamps.Unchanged() {
 		return nil, nil, false
 	}
+	prev.reloads++
 	pkgs, lerr, ok := load.Recheck(prev.pkgs, cfg.Overlay, cfg.loadOptions().Base())
 	if !ok {
 		return nil, nil, false
