@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"fmt"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis/checker"
@@ -190,18 +189,10 @@ func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded
 	if !decoded.Wait(need) {
 		return rootResult{} // cancelled
 	}
-	failed := load.Check(pkg, deps)
-	if len(pkg.Errors) > 0 || failed {
-		if deps.IsSource(u.pkg) {
-			deps.Provide(u.pkg, nil, fmt.Errorf("%s has errors", u.pkg.ID))
-		}
-		pkg.Errors = load.DropFailedImports(pkg)
+	if ok, byImport := load.CheckListed(u.pkg, pkg, deps); !ok {
 		// Only the errors and imports are needed to report it.
 		pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors = nil, nil, nil, nil
-		return rootResult{pkg: pkg, byImport: len(pkg.Errors) == 0 && importsFailedSource(pkg, deps)}
-	}
-	if deps.IsSource(u.pkg) {
-		deps.Provide(u.pkg, pkg.Types, nil)
+		return rootResult{pkg: pkg, byImport: byImport}
 	}
 	res := &Result{parsed: parsed}
 	if len(g.wrapped) == 0 {
@@ -217,15 +208,4 @@ func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded
 	}
 	collect(res, graph, g.orig)
 	return rootResult{res: res}
-}
-
-// importsFailedSource reports whether pkg imports a source root that
-// failed to type-check.
-func importsFailedSource(pkg *packages.Package, deps *load.Deps) bool {
-	for _, imp := range pkg.Imports {
-		if deps.Failed(imp) {
-			return true
-		}
-	}
-	return false
 }

@@ -147,6 +147,39 @@ func typeCheck(pkg *packages.Package, imp func(path string) (*types.Package, err
 	}
 }
 
+// CheckListed type-checks pkg, parsed from root (a root of a Listing,
+// Root then Parse), against deps, and provides its types, or its failure,
+// to the importers of a source root. ok is false when pkg has errors
+// (those of imports without export data dropped, DropFailedImports);
+// byImport then says that its only problem is a source root it imports
+// that failed, which reports it.
+func CheckListed(root, pkg *packages.Package, deps *Deps) (ok, byImport bool) {
+	failed := Check(pkg, deps)
+	if len(pkg.Errors) > 0 || failed {
+		if deps.IsSource(root) {
+			deps.Provide(root, nil, fmt.Errorf("%s has errors", root.ID))
+		}
+		pkg.Errors = DropFailedImports(pkg)
+		pkg.IllTyped = true
+		return false, len(pkg.Errors) == 0 && importsFailedSource(pkg, deps)
+	}
+	if deps.IsSource(root) {
+		deps.Provide(root, pkg.Types, nil)
+	}
+	return true, false
+}
+
+// importsFailedSource reports whether pkg imports a source root that
+// failed to type-check.
+func importsFailedSource(pkg *packages.Package, deps *Deps) bool {
+	for _, imp := range pkg.Imports {
+		if deps.Failed(imp) {
+			return true
+		}
+	}
+	return false
+}
+
 // DropFailedImports removes the type checker's "could not import P"
 // when P has no export data: P did not build, and that is reported
 // from P itself (or the dependency that broke it, see explainGraph),

@@ -9,8 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/token"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -63,39 +63,59 @@ type Options struct {
 // With opts.Tests, a package with in-package tests is represented only by
 // its test variant "p [p.test]", a superset of p, as go vet does; the
 // generated test main packages are dropped.
+//
+// The roots are listed as a re-run after an edit lists them (split.go):
+// an editor's load is of text the go command has not built (an unsaved
+// buffer, a file just saved), and building its export data, which
+// nothing reads, would be most of the load.
 func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
-	lcfg := opts.config(ctx, rootMode)
-	pkgs, err := list(lcfg, opts)
+	l, err := List(ctx, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	var good, failed []*packages.Package
-	for _, p := range pkgs {
-		if !p.IllTyped && len(p.Errors) == 0 {
-			good = append(good, p)
-		} else {
-			failed = append(failed, p)
-		}
+	isRoot := make(map[string]bool, len(l.Roots))
+	for _, r := range l.Roots {
+		isRoot[r.ID] = true
 	}
-	// Without NeedDeps, a package's graph is not listed: list it, cheaply
-	// (export data, no type-checking from source), for the packages whose
-	// errors say nothing.
-	graphOf := func(pkgs []*packages.Package) []*packages.Package {
-		var patterns []string
-		for _, p := range pkgs {
-			if p.PkgPath != "" && !slices.Contains(patterns, p.PkgPath) {
-				patterns = append(patterns, p.PkgPath)
+	order, ok := rootOrder(l.Roots, isRoot)
+	if !ok {
+		order = l.Roots // a cycle among them, which their listing reports
+	}
+	deps := NewDeps(token.NewFileSet(), l.Roots, l.Source)
+	checked := make(map[string]*packages.Package, len(l.Roots))
+	var failed []*packages.Package
+	listedAs := make(map[*packages.Package]*packages.Package)
+	for _, r := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pkg := Root(r, deps.FileSet())
+		Parse(pkg, opts.Overlay)
+		if ok, byImport := CheckListed(r, pkg, deps); !ok {
+			if !byImport {
+				failed = append(failed, pkg)
+				listedAs[pkg] = r
 			}
+			continue
 		}
-		if len(patterns) == 0 {
-			return nil
-		}
-		c := *lcfg
-		c.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
-		listed, _ := packages.Load(&c, patterns...)
-		return listed
+		checked[r.ID] = pkg
 	}
-	if err := Failure(failed, opts.Base(), graphOf); err != nil {
+	var good []*packages.Package
+	for _, r := range l.Roots {
+		if p := checked[r.ID]; p != nil {
+			good = append(good, p)
+		}
+	}
+	// The listing holds the whole graph, with the go command's message
+	// for a dependency that failed to build.
+	graphOf := func(pkgs []*packages.Package) []*packages.Package {
+		var graph []*packages.Package
+		for _, p := range pkgs {
+			graph = append(graph, listedAs[p])
+		}
+		return graph
+	}
+	if err := Failure(failed, l.Base, graphOf); err != nil {
 		return good, err
 	}
 	return good, nil

@@ -19,6 +19,8 @@ import (
 // files of every dependency outside the module cache and GOROOT (whose
 // content the go command verifies and never changes), and which files the
 // roots' directories hold. Recheck reads the roots' files again itself.
+// A dependency's embedded files are not stamped: they change what it
+// compiles to, not its types.
 //
 // A file counts as unchanged while its size and modification time are,
 // as for gopls and make: a tool that rewrites a file keeping both (rsync
@@ -34,33 +36,22 @@ type stamp struct {
 	dir   bool
 }
 
-// stampMode lists the graph's files without compiling anything.
-const stampMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
-	packages.NeedModule | packages.NeedEmbedFiles
-
 // mtimeSlack is how long before the load a file must have last changed
 // to be known unchanged since: a file system may keep times as coarse as
 // seconds, and the go command may read a file while it is being written.
 const mtimeSlack = 2 * time.Second
 
-// Stamp lists the graph below roots, which a load with opts that started
-// at loaded returned, and stamps what it read. It returns nil when it
-// cannot tell (a file changed since the load may have started, the roots'
-// directories hold files the load did not list): only a new load can say
-// what the packages are then.
+// Stamp stamps what the graph below roots, which Packages returned for a
+// load with opts that started at loaded, was read from. It returns nil
+// when it cannot tell (a file changed since the load may have started,
+// the roots' directories hold files the load did not list): only a new
+// load can say what the packages are then.
 func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded time.Time) (*Stamps, error) {
 	env, err := goEnv(ctx, opts, "GOROOT", "GOMODCACHE", "GOWORK")
 	if err != nil {
 		return nil, err
 	}
 	immutable := []string{env["GOROOT"], env["GOMODCACHE"]}
-	listed, err := packages.Load(opts.config(ctx, stampMode), opts.Patterns...)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	s := &Stamps{files: make(map[string]stamp), dirs: make(map[string][]string)}
 	var paths []string
 	add := func(files ...string) {
@@ -89,7 +80,8 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 			s.dirs[dir] = nil
 		}
 	}
-	packages.Visit(listed, nil, func(p *packages.Package) {
+	// Packages' roots import the packages of its listing, files included.
+	packages.Visit(roots, nil, func(p *packages.Package) {
 		if isRoot[p.ID] || isTestMain(p) {
 			return // its files are generated, in the build cache
 		}
@@ -100,7 +92,6 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 		}
 		add(p.GoFiles...)
 		add(p.OtherFiles...)
-		add(p.EmbedFiles...)
 		add(p.IgnoredFiles...)
 		if len(p.GoFiles) > 0 {
 			add(filepath.Dir(p.GoFiles[0]))
