@@ -2,8 +2,6 @@ package driver
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,13 +14,7 @@ func TestReload(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, map[string]string{
 		"p/p.go": "package p\n\nfunc F() int { return 1 }\n",
 	})
-	old := time.Now().Add(-time.Hour)
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil {
-			os.Chtimes(path, old, old)
-		}
-		return err
-	})
+	testanalyzers.Age(t, dir)
 	ctx := context.Background()
 	cfg := &Config{Dir: dir, Patterns: []string{"./p"}}
 	start := time.Now()

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // After a load, edits of the package's own text are type-checked over
@@ -32,13 +34,7 @@ func TestEditsReuseTheLoad(t *testing.T) {
 	// Files last written an hour ago, as the files of a repository
 	// opened in an editor are: a file written as the load runs may have
 	// been read half written, and no load is kept then.
-	old := time.Now().Add(-time.Hour)
-	filepath.WalkDir(mod, func(path string, d os.DirEntry, err error) error {
-		if err == nil {
-			os.Chtimes(path, old, old)
-		}
-		return err
-	})
+	old := testanalyzers.Age(t, mod)
 
 	s := start(t, testOptions())
 	c := s.client

@@ -49,3 +49,21 @@ func Settle(t testing.TB, name string) {
 		t.Fatal(err)
 	}
 }
+
+// Age dates every file under dir an hour back, as the files of a
+// repository opened in an editor are, and returns that time: a load does
+// not trust a file written as it started (load.Stamp).
+func Age(t testing.TB, dir string) time.Time {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(path, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return old
+}

@@ -30,13 +30,7 @@ var recheckModule = map[string]string{
 func aged(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := testanalyzers.WriteModule(t, files)
-	old := time.Now().Add(-time.Hour)
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil {
-			os.Chtimes(path, old, old)
-		}
-		return err
-	})
+	testanalyzers.Age(t, dir)
 	return dir
 }
 
