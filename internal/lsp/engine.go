@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -122,7 +123,29 @@ func (s *Engine) DidSave(params *protocol.DidSaveTextDocumentParams) {
 	if !ok {
 		return
 	}
-	s.schedule(filepath.Dir(path))
+	dir := filepath.Dir(path)
+	s.schedule(dir)
+	// The other open packages read this one's files from disk if they
+	// import it: each runs again, loading if its dependencies' stamps
+	// changed, else rechecking its own text in milliseconds.
+	for _, other := range s.openDirs() {
+		if other != dir {
+			s.schedule(other)
+		}
+	}
+}
+
+// openDirs lists the directories with an open document.
+func (s *Engine) openDirs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var dirs []string
+	for path := range s.docs {
+		if d := filepath.Dir(path); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // DidClose forgets the document. The package's worker clears its

@@ -17,25 +17,8 @@ import (
 // a dependency changed on disk, or an import added, makes the next run
 // load again.
 func TestEditsReuseTheLoad(t *testing.T) {
-	dir := fixture(t)
+	dir, dep, old := depFixture(t)
 	mod := filepath.Dir(dir)
-	dep := filepath.Join(mod, "dep", "dep.go")
-	for path, text := range map[string]string{
-		dep:                              "package dep\n\n// Name is what the fixture's package uses of dep.\nconst Name = \"dep\"\n",
-		filepath.Join(dir, "usesdep.go"): "package tombstonefix\n\nimport \"example.com/current/dep\"\n\nvar _ = dep.Name\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Files last written an hour ago, as the files of a repository
-	// opened in an editor are: a file written as the load runs may have
-	// been read half written, and no load is kept then.
-	old := testanalyzers.Age(t, mod)
-
 	s := start(t, testOptions())
 	c := s.client
 	s.initialize(t, mod)
@@ -126,5 +109,51 @@ func TestEditsReuseTheLoad(t *testing.T) {
 	s.change(t, handlers, &protocol.TextDocumentContentChangeWholeDocument{Text: unfixed})
 	c.await(t, "the dependency's broken API logged", func() bool {
 		return countLogged(c.logged, "undefined: dep.Name") > 0
+	})
+}
+
+// depFixture is the fixture's package importing a package dep of its
+// module, in files last written an hour ago, as the files of a repository
+// opened in an editor are: a file written as the load runs may have been
+// read half written, and no load is kept then. It returns the package's
+// directory, dep's file and the files' time.
+func depFixture(t *testing.T) (dir, dep string, old time.Time) {
+	t.Helper()
+	dir = fixture(t)
+	mod := filepath.Dir(dir)
+	dep = filepath.Join(mod, "dep", "dep.go")
+	for path, text := range map[string]string{
+		dep:                              "package dep\n\n// Name is what the fixture's package uses of dep.\nconst Name = \"dep\"\n",
+		filepath.Join(dir, "usesdep.go"): "package tombstonefix\n\nimport \"example.com/current/dep\"\n\nvar _ = dep.Name\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, dep, testanalyzers.Age(t, mod)
+}
+
+// A save is seen by the open packages that import the saved one: their
+// files were read from disk.
+func TestSaveReanalysesImporters(t *testing.T) {
+	dir, dep, _ := depFixture(t)
+	s := start(t, testOptions())
+	c := s.client
+	s.initialize(t, filepath.Dir(dir))
+	handlers := s.open(t, filepath.Join(dir, "handlers.go"))
+	c.await(t, "the diagnostics of handlers.go", func() bool { return len(c.diags[handlers]) == 2 })
+	depURI := s.open(t, dep)
+	c.await(t, "dep's analysis", func() bool { return countLogged(c.logged, "./dep:") > 0 })
+	s.save(t, depURI, "package dep\n")
+	c.await(t, "the importer's error", func() bool {
+		for _, m := range c.shown {
+			if strings.Contains(m.Message, "undefined: dep.Name") {
+				return true
+			}
+		}
+		return false
 	})
 }
