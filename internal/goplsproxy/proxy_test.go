@@ -19,6 +19,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/lsp"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // The proxy is tested against the real gopls, which make builds once
@@ -62,27 +63,7 @@ func selfAssign() {
 // fixes), handlers.go with extra appended; it returns the package's
 // directory.
 func fixture(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "testdata", "src", "current")
-	mod := t.TempDir()
-	pkg := filepath.Join(mod, "tombstonefix")
-	if err := os.Mkdir(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFile := func(from, to, add string) {
-		b, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, append(b, add...), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	copyFile(filepath.Join(src, "go.mod"), filepath.Join(mod, "go.mod"), "")
-	copyFile(filepath.Join(src, "go.sum"), filepath.Join(mod, "go.sum"), "")
-	copyFile(filepath.Join(src, "tombstonefix", "handlers.go"), filepath.Join(pkg, "handlers.go"), extra)
-	copyFile(filepath.Join(src, "tombstonefix", "register.go"), filepath.Join(pkg, "register.go"), "")
-	return pkg
+	return testanalyzers.FixtureModule(t, "tombstonefix", map[string]string{"handlers.go": extra})
 }
 
 // session is the proxy running in process between a test client and gopls.
@@ -203,23 +184,7 @@ func (s *session) stop(t *testing.T, want int) {
 // noLeaks fails if a goroutine of the proxy or the engine still runs.
 func noLeaks(t *testing.T) {
 	t.Helper()
-	var leaked []string
-	for range 100 {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		leaked = leaked[:0]
-		for g := range strings.SplitSeq(string(buf), "\n\n") {
-			if strings.Contains(g, "internal/goplsproxy.(*proxy)") || strings.Contains(g, "internal/goplsproxy.Run") ||
-				strings.Contains(g, "internal/lsp.(*Engine)") {
-				leaked = append(leaked, g)
-			}
-		}
-		if len(leaked) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("goroutines left running:\n%s", strings.Join(leaked, "\n\n"))
+	testanalyzers.NoLeaks(t, "internal/goplsproxy.(*proxy)", "internal/goplsproxy.Run", "internal/lsp.(*Engine)")
 }
 
 func pos(line, char int) map[string]int { return map[string]int{"line": line, "character": char} }

@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/analyzers/suppression"
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // The server is driven in process over a pipe by the protocol library's
@@ -33,32 +33,7 @@ import (
 // .golden files) to a temporary directory, and returns the package's
 // directory there.
 func fixture(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "testdata", "src", "current")
-	mod := t.TempDir()
-	pkg := filepath.Join(mod, "tombstonefix")
-	if err := os.Mkdir(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFile := func(from, to string) {
-		b, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	copyFile(filepath.Join(src, "go.mod"), filepath.Join(mod, "go.mod"))
-	copyFile(filepath.Join(src, "go.sum"), filepath.Join(mod, "go.sum"))
-	entries, err := os.ReadDir(filepath.Join(src, "tombstonefix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		copyFile(filepath.Join(src, "tombstonefix", e.Name()), filepath.Join(pkg, e.Name()))
-	}
-	return pkg
+	return testanalyzers.FixtureModule(t, "tombstonefix", nil)
 }
 
 // testEnv loads fixtures from the module cache only (make testdata fills it).
@@ -287,22 +262,7 @@ func (s *session) stop(t *testing.T, shutdown bool, want int) {
 // is still running.
 func noLeaks(t *testing.T) {
 	t.Helper()
-	var leaked []string
-	for range 100 {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		leaked = leaked[:0]
-		for g := range strings.SplitSeq(string(buf), "\n\n") {
-			if strings.Contains(g, "go.lsp.dev/") || strings.Contains(g, "internal/lsp.(*server)") || strings.Contains(g, "internal/lsp.(*Engine)") || strings.Contains(g, "internal/lsp.Serve") {
-				leaked = append(leaked, g)
-			}
-		}
-		if len(leaked) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("goroutines left running:\n%s", strings.Join(leaked, "\n\n"))
+	testanalyzers.NoLeaks(t, "go.lsp.dev/", "internal/lsp.(*server)", "internal/lsp.(*Engine)", "internal/lsp.Serve")
 }
 
 func TestServer(t *testing.T) {
