@@ -16,33 +16,8 @@ local dir = assert(vim.env.GOPLS_E2E_DIR, 'GOPLS_E2E_DIR is not set')
 local file = dir .. '/tombstonefix/handlers.go'
 local timeout = 120000 -- ms; gopls's and ctrllint's first load of client-go can be slow
 
-io.stdout:setvbuf('line')
-local function say(msg)
-  io.stdout:write('gopls-e2e: ' .. msg .. '\n')
-end
-
-local function check(cond, msg)
-  if not cond then
-    error(msg, 2)
-  end
-end
-
-local errors = {} -- window/showMessage errors
-local on_show = vim.lsp.handlers['window/showMessage']
-vim.lsp.handlers['window/showMessage'] = function(err, result, ctx, config)
-  if result.type == vim.lsp.protocol.MessageType.Error then
-    table.insert(errors, result.message)
-  end
-  return on_show(err, result, ctx, config)
-end
-
-local function wait(what, cond)
-  local ok = vim.wait(timeout, function()
-    return #errors > 0 or cond()
-  end, 20)
-  check(#errors == 0, 'the server reported: ' .. table.concat(errors, '\n'))
-  check(ok, 'timed out waiting for ' .. what)
-end
+local h = dofile('hack/lsp/harness.lua')('gopls-e2e', timeout)
+local say, check, wait = h.say, h.check, h.wait
 
 local function main()
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
@@ -76,25 +51,15 @@ local function main()
   say(string.format('ctrllint %d:%d %s', ours[1].lnum + 1, ours[1].col + 1, ours[1].message))
   say(string.format('gopls %d:%d [%s] %s', theirs[1].lnum + 1, theirs[1].col + 1, tostring(theirs[1].source), theirs[1].message))
 
-  local d = ours[1]
-  local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', {
-    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
-    range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.lnum, character = d.col } },
-    context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, d.lnum) },
-  }, timeout)
-  check(responses, 'no response to textDocument/codeAction')
   local titles = {}
-  for _, r in pairs(responses) do
-    check(not r.error, 'codeAction: ' .. vim.inspect(r.error))
-    for _, a in ipairs(r.result or {}) do
-      table.insert(titles, a.title)
-    end
+  for _, a in ipairs(h.code_actions(bufnr, ours[1])) do
+    table.insert(titles, a.title)
   end
   check(vim.tbl_contains(titles, 'Unwrap the tombstone before the assertion'), 'code actions ' .. vim.inspect(titles))
   say('code actions: ' .. table.concat(titles, '; '))
 
   local line = theirs[1].lnum - 2 -- func selfAssign() {
-  responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', {
+  local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     position = { line = line, character = 6 },
   }, timeout)
@@ -105,19 +70,8 @@ local function main()
   check(hover:find('func selfAssign()', 1, true), 'hover: ' .. hover)
   say('hover: gopls answered')
 
-  client.stop()
-  check(
-    vim.wait(15000, function()
-      return #vim.lsp.get_active_clients() == 0
-    end, 20),
-    'the proxy did not exit after shutdown and exit'
-  )
+  h.stop(client, 'the proxy')
   say('proxy stopped')
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  io.stderr:write('gopls-e2e: FAIL: ' .. tostring(err) .. '\n')
-  vim.cmd('cquit 1')
-end
-vim.cmd('qall!')
+h.run(main)

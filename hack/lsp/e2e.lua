@@ -17,41 +17,17 @@ local file = dir .. '/tombstonefix/handlers.go'
 local golden = dir .. '/tombstonefix/handlers.go.golden'
 local timeout = 60000 -- ms; the first load of a package can be slow on a cold build cache
 
-io.stdout:setvbuf('line')
-local function say(msg)
-  io.stdout:write('lsp-e2e: ' .. msg .. '\n')
-end
-
-local function check(cond, msg)
-  if not cond then
-    error(msg, 2)
-  end
-end
+local h = dofile('hack/lsp/harness.lua')('lsp-e2e', timeout)
+local say, check, wait = h.say, h.check, h.wait
 
 -- What the server sends, recorded by wrapping the default handlers.
 local published = {} -- uri -> number of publishDiagnostics
 local published_at = {} -- uri -> time of the last one (ns)
-local errors = {} -- window/showMessage errors
 local on_publish = vim.lsp.handlers['textDocument/publishDiagnostics']
 vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, result, ctx, config)
   published[result.uri] = (published[result.uri] or 0) + 1
   published_at[result.uri] = vim.loop.hrtime()
   return on_publish(err, result, ctx, config)
-end
-local on_show = vim.lsp.handlers['window/showMessage']
-vim.lsp.handlers['window/showMessage'] = function(err, result, ctx, config)
-  if result.type == vim.lsp.protocol.MessageType.Error then
-    table.insert(errors, result.message)
-  end
-  return on_show(err, result, ctx, config)
-end
-
-local function wait(what, cond)
-  local ok = vim.wait(timeout, function()
-    return #errors > 0 or cond()
-  end, 20)
-  check(#errors == 0, 'the server reported: ' .. table.concat(errors, '\n'))
-  check(ok, 'timed out waiting for ' .. what)
 end
 
 local function diagnostics(bufnr)
@@ -76,23 +52,7 @@ end
 
 -- Requests the code actions at a diagnostic and applies its one quick fix.
 local function apply_quick_fix(bufnr, client, d, want_title)
-  local params = {
-    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
-    range = {
-      start = { line = d.lnum, character = d.col },
-      ['end'] = { line = d.lnum, character = d.col },
-    },
-    context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, d.lnum) },
-  }
-  local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', params, timeout)
-  check(responses, 'no response to textDocument/codeAction')
-  local actions = {}
-  for _, r in pairs(responses) do
-    check(not r.error, 'codeAction: ' .. vim.inspect(r.error))
-    for _, a in ipairs(r.result or {}) do
-      table.insert(actions, a)
-    end
-  end
+  local actions = h.code_actions(bufnr, d)
   check(#actions == 1, 'want 1 code action at line ' .. (d.lnum + 1) .. ', got ' .. vim.inspect(actions))
   local a = actions[1]
   check(a.kind == 'quickfix' and a.title == want_title and a.edit, 'code action ' .. vim.inspect(a))
@@ -171,19 +131,8 @@ local function main()
   say(string.format('save to diagnostics, warm: median %d ms (%s)', times[3], table.concat(times, ' ')))
 
   -- Stopping the client sends shutdown, then exit; the server process ends.
-  client.stop()
-  check(
-    vim.wait(10000, function()
-      return #vim.lsp.get_active_clients() == 0
-    end, 20),
-    'the server did not exit after shutdown and exit'
-  )
+  h.stop(client, 'the server')
   say('server stopped')
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  io.stderr:write('lsp-e2e: FAIL: ' .. tostring(err) .. '\n')
-  vim.cmd('cquit 1')
-end
-vim.cmd('qall!')
+h.run(main)

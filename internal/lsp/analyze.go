@@ -325,10 +325,11 @@ func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 		pattern, len(res.Findings), len(files), how, loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
 	s.publish(p, results)
 	if !reloaded && loadErr == nil && len(pkgs) > 0 {
-		// Off the way to the diagnostics, and stopped by a newer
-		// change, which then loads again.
-		kept, err := driver.Keep(ctx, cfg, pkgs, start)
-		if err != nil && ctx.Err() == nil {
+		// Off the way to the diagnostics, and not stopped by a newer
+		// change (tens of milliseconds: go env and a stat per file of the
+		// workspace's dependencies), which would then load again.
+		kept, err := driver.Keep(s.work, cfg, pkgs, start)
+		if err != nil && s.work.Err() == nil {
 			s.logf("ctrllint: %s: the next run will load again: %v", pattern, err)
 		}
 		if kept != nil {

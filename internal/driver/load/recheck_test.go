@@ -200,12 +200,16 @@ func TestStamps(t *testing.T) {
 		"a file removed from the package": func(dir string) error {
 			return os.Remove(filepath.Join(dir, "p", "p_test.go"))
 		},
+		"a go.work created": func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "go.work"), []byte("go 1.22\n\nuse .\n"), 0o644)
+		},
 		"go.mod edited": func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.23\n"), 0o644)
 		},
 	} {
 		dir := aged(t, recheckModule)
-		opts := &Options{Dir: dir, Patterns: []string{"./p"}, Tests: true}
+		// GOWORK unset, as in an editor: a go.work above is looked for.
+		opts := &Options{Dir: dir, Patterns: []string{"./p"}, Tests: true, Env: append(os.Environ(), "GOWORK=")}
 		start := time.Now()
 		prev, err := Packages(ctx, opts)
 		if err != nil {

@@ -26,8 +26,9 @@ import (
 // as for gopls and make: a tool that rewrites a file keeping both (rsync
 // -t of a same-sized edit) is not seen.
 type Stamps struct {
-	files map[string]stamp
-	dirs  map[string][]string // root directory → the names it held
+	files  map[string]stamp
+	absent []string            // files that must not appear
+	dirs   map[string][]string // root directory → the names it held
 }
 
 type stamp struct {
@@ -70,6 +71,15 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 	}
 	if w := env["GOWORK"]; w != "" && w != "off" {
 		add(w, w+".sum")
+	} else if w == "" {
+		// A go.work created above the module would change what the go
+		// command lists: its absence is stamped too.
+		for d := opts.Base(); ; d = filepath.Dir(d) {
+			s.absent = append(s.absent, filepath.Join(d, "go.work"))
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
 	}
 	for _, r := range roots {
 		if len(r.GoFiles) == 0 {
@@ -140,6 +150,11 @@ func (s *Stamps) Unchanged() bool {
 	}
 	for dir, want := range s.dirs {
 		if got, err := sourceNames(dir); err != nil || !slices.Equal(got, want) {
+			return false
+		}
+	}
+	for _, path := range s.absent {
+		if _, err := os.Lstat(path); !os.IsNotExist(err) {
 			return false
 		}
 	}
