@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // at is a finding of analyzer a with message msg at the first occurrence
@@ -302,14 +302,7 @@ const writeHelper = "CTRLLINT_TEST_BASELINE_WRITE_UNDER_LIMIT"
 // baseline byte for byte, and no temporary file.
 func TestWriteFailure(t *testing.T) {
 	if path := os.Getenv(writeHelper); path != "" {
-		var lim syscall.Rlimit
-		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-			t.Fatal(err)
-		}
-		lim.Cur = 4096
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-			t.Fatal(err)
-		}
+		testanalyzers.LimitFileSize(t, 4096)
 		err := writeFile(path, bytes.Repeat([]byte("x"), 8192))
 		fmt.Println("write error:", err)
 		return

@@ -7,10 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // edit builds an edit of file replacing src[from:to]; positions carry
@@ -162,14 +162,7 @@ func writeUnderLimit(t *testing.T, file string) {
 	at := bytes.Index(src, []byte("var x"))
 	read := func(string) ([]byte, error) { return src, nil }
 	plan := finding.PlanFixes([]finding.Finding{withFix("grow", edit(file, at, at, string(src[:at])))}, read)
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Fatal(err)
-	}
-	lim.Cur = uint64(len(src) / 2)
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Fatal(err)
-	}
+	testanalyzers.LimitFileSize(t, uint64(len(src)/2))
 	err = plan.Write()
 	if err == nil {
 		t.Fatal("write of a file twice the size limit succeeded")
