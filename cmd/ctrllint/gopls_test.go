@@ -6,15 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ctrllint/ctrllint/internal/goplsproxy"
 	"github.com/ctrllint/ctrllint/internal/lsp"
@@ -142,81 +137,4 @@ func testGopls(t *testing.T) string {
 	t.Setenv(goplsproxy.GuardEnv, "")
 	os.Unsetenv(goplsproxy.GuardEnv)
 	return gopls
-}
-
-// SIGTERM ends the proxy with status 143 and its gopls with it: no gopls
-// is left running.
-func TestGoplsTerminated(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGTERM")
-	}
-	gopls := testGopls(t)
-	// A gopls whose process id the test learns: exec keeps it.
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "pid")
-	wrapper := filepath.Join(dir, "gopls")
-	if err := os.WriteFile(wrapper, fmt.Appendf(nil, "#!/bin/sh\necho $$ >%q\nexec %q \"$@\"\n", pidFile, gopls), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "gopls", "-gopls", wrapper, "-config", "none")
-	cmd.Env = append(os.Environ(), suiteEnv+"=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`
-	fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
-	frames := lsp.NewFrameReader(stdout)
-	for {
-		b, err := frames.Read()
-		if err != nil {
-			cmd.Process.Kill()
-			t.Fatalf("no answer to initialize: %v; stderr %s", err, &stderr)
-		}
-		if strings.Contains(string(b), `"id":1`) {
-			break
-		}
-	}
-	go io.Copy(io.Discard, stdout)
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err = <-exited:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("the proxy did not exit within a minute of SIGTERM")
-	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	if code != 143 || !strings.Contains(stderr.String(), "ctrllint gopls: stopped by SIGTERM\n") {
-		t.Errorf("exit %d (want 143), stderr %q", code, &stderr)
-	}
-	// Signal 0 tells whether the process is there (the proxy reaped it).
-	if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
-		p.Kill()
-		t.Errorf("gopls (pid %d) outlived the proxy", pid)
-	}
 }

@@ -31,6 +31,9 @@ func entry(args []string, s suite) int {
 	}
 	ctx, stop := withSignals(context.Background())
 	defer stop()
+	if isLSPInvocation(args) || isGoplsInvocation(args) {
+		defer ownPipes()()
+	}
 	if isLSPInvocation(args) {
 		return interruptStatus(ctx, runLSP(ctx, args[1:], os.Stdin, os.Stdout, os.Stderr, s), "ctrllint lsp", os.Stderr)
 	}

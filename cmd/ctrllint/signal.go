@@ -69,3 +69,14 @@ func signalStatus(ctx context.Context) (int, bool) {
 	}
 	return exitError, true
 }
+
+// ownPipes makes a write to a closed stdout an error instead of the
+// SIGPIPE that kills a Go program writing to a broken pipe on fd 1: the
+// editor server and the gopls proxy then see the client gone, as when it
+// closes their input, stop the go command and gopls, and exit 1 as the
+// protocol asks. The command line keeps dying quietly under `| head`.
+func ownPipes() func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	return func() { signal.Stop(ch) }
+}

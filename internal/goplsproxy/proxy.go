@@ -176,8 +176,9 @@ type proxy struct {
 	analyzer Analyzer
 	stderr   io.Writer
 
-	outMu sync.Mutex // one message at a time to the client
-	out   io.Writer
+	outMu    sync.Mutex // one message at a time to the client
+	out      io.Writer
+	lostOnce sync.Once // the client's output failed: gopls is ended once
 
 	goplsMu sync.Mutex // one message at a time to gopls
 	gopls   io.WriteCloser
@@ -474,12 +475,20 @@ func (p *proxy) toGopls(body []byte) {
 	writeFrame(p.gopls, body)
 }
 
-// toClient writes one message to the client; a client gone is noticed
-// by its reader.
+// toClient writes one message to the client. A client gone is noticed
+// by its reader, or here: a client that closed only the proxy's output
+// (ctrllint ignores SIGPIPE in a server) would otherwise leave gopls and
+// the proxy running for nobody.
 func (p *proxy) toClient(body []byte) {
 	p.outMu.Lock()
-	defer p.outMu.Unlock()
-	writeFrame(p.out, body)
+	err := writeFrame(p.out, body)
+	p.outMu.Unlock()
+	if err != nil {
+		p.lostOnce.Do(func() {
+			fmt.Fprintf(p.stderr, "ctrllint gopls: writing to the client: %v\n", err)
+			p.clientGone()
+		})
+	}
 }
 
 func writeFrame(w io.Writer, body []byte) error {
