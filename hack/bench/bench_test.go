@@ -238,7 +238,7 @@ func TestVerdicts(t *testing.T) {
 	vs := verdicts([]*targetResult{testTarget()}, []lspResult{
 		{Name: "p", Saves: []time.Duration{800 * time.Millisecond, 900 * time.Millisecond, 2 * time.Second}},
 		{Name: "q", Err: "boom"},
-	})
+	}, nil)
 	var lines []string
 	for _, v := range vs {
 		lines = append(lines, v.String())

@@ -337,7 +337,7 @@ type publication struct {
 // diagKey is what identifies a diagnostic across edits: its range moves
 // when a line above it is deleted.
 type diagKey struct {
-	Source, Message string
+	Source, Code, Message string
 }
 
 func newLSPClient() *lspClient {
@@ -383,8 +383,9 @@ func parsePublication(params []byte) (uri.URI, publication, error) {
 		URI         uri.URI `json:"uri"`
 		Version     *int    `json:"version"`
 		Diagnostics []struct {
-			Source  string `json:"source"`
-			Message string `json:"message"`
+			Source  string          `json:"source"`
+			Code    json.RawMessage `json:"code"` // a string or a number
+			Message string          `json:"message"`
 		} `json:"diagnostics"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
@@ -395,7 +396,9 @@ func parsePublication(params []byte) (uri.URI, publication, error) {
 		pub.Version = *p.Version
 	}
 	for _, d := range p.Diagnostics {
-		pub.Diags = append(pub.Diags, diagKey{d.Source, d.Message})
+		code := string(d.Code)
+		json.Unmarshal(d.Code, &code)
+		pub.Diags = append(pub.Diags, diagKey{d.Source, code, d.Message})
 	}
 	return p.URI, pub, nil
 }
