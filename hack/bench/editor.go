@@ -70,7 +70,12 @@ type editorEdit struct {
 	// Ctrllint is didChange → the first merged publication whose ctrllint
 	// part reflects the new text.
 	Ctrllint time.Duration `json:"ctrllint,omitempty"`
-	// Gopls is didChange → the first publication carrying the new version.
+	// Load and Analysis split the ctrllint run that found them, as its
+	// log line says.
+	Load     time.Duration `json:"load,omitempty"`
+	Analysis time.Duration `json:"analysis,omitempty"`
+	// Gopls is didChange → the first publication carrying the new version
+	// (and, for an edit gopls diagnoses, saying so).
 	Gopls time.Duration `json:"gopls,omitempty"`
 }
 
@@ -296,6 +301,25 @@ func firstWithVersion(pubs []publication, v int) int {
 	return slices.IndexFunc(pubs, func(p publication) bool { return p.Version == v })
 }
 
+// goplsReflects reports whether p, a publication of the edit's version,
+// holds what gopls says of the new text where the edit is one it
+// diagnoses: the undefined name after breaking the line, none after fixing
+// it: a publication of the version that held only part of gopls's list
+// (its parse errors, say) would not show that gopls diagnosed the edit.
+func goplsReflects(kind string, p publication) bool {
+	undefined := strings.TrimPrefix(breakSuffix, "; _ = ")
+	mentions := slices.ContainsFunc(p.Diags, func(d diagKey) bool {
+		return d.Source != ctrllintSource && strings.Contains(d.Message, undefined)
+	})
+	switch kind {
+	case editBreak:
+		return mentions
+	case editFix:
+		return !mentions
+	}
+	return true
+}
+
 // editorSession drives one server through the scenario: ctrllint gopls
 // when proxy is set (ctrllint's side is then measured), else gopls.
 type editorSession struct {
@@ -465,7 +489,7 @@ func (e *editorSession) settle() {
 // ctrllint's new finding.
 func (e *editorSession) edit(doc *lineEditor, kind string) (editorEdit, string, error) {
 	cl := e.s.cl
-	from, _ := cl.counts(e.u)
+	from, splits := cl.counts(e.u)
 	change, err := doc.edit(kind)
 	if err != nil {
 		return editorEdit{}, "", err
@@ -479,8 +503,13 @@ func (e *editorSession) edit(doc *lineEditor, kind string) (editorEdit, string, 
 	// held.
 	see := func() {
 		pubs := cl.pubs[e.u][from:]
-		if i := firstWithVersion(pubs, e.version); i >= 0 && ed.Gopls == 0 {
-			ed.Gopls = pubs[i].At.Sub(start)
+		if ed.Gopls == 0 {
+			for _, p := range pubs {
+				if p.Version == e.version && goplsReflects(kind, p) {
+					ed.Gopls = p.At.Sub(start)
+					break
+				}
+			}
 		}
 		if !measureCtrllint || ed.Ctrllint != 0 {
 			return
@@ -491,6 +520,11 @@ func (e *editorSession) edit(doc *lineEditor, kind string) (editorEdit, string, 
 				ed.Ctrllint = p.At.Sub(start)
 				if a := added(e.base, part); len(a) > 0 {
 					finding = a[0].Code + ": " + a[0].Message
+				}
+				// The run logs its split before it publishes, and
+				// publications are handled in the order they come.
+				if cl.splits > splits {
+					ed.Load, ed.Analysis = cl.split[0], cl.split[1]
 				}
 				return
 			}
@@ -533,6 +567,8 @@ func editStats(edits []editorEdit, kind string, f func(editorEdit) time.Duration
 }
 
 func ctrllintTime(ed editorEdit) time.Duration { return ed.Ctrllint }
+func loadTime(ed editorEdit) time.Duration     { return ed.Load }
+func analysisTime(ed editorEdit) time.Duration { return ed.Analysis }
 func goplsTime(ed editorEdit) time.Duration    { return ed.Gopls }
 
 // editCell is a column's cell: median (spread), and how many edits had a
@@ -552,11 +588,20 @@ func editCell(edits []editorEdit, kind string, f func(editorEdit) time.Duration)
 	return cell
 }
 
+// splitCell is editCell for ctrllint's own split, which a run that
+// published nothing new did not log: "–" rather than "none".
+func splitCell(edits []editorEdit, kind string, f func(editorEdit) time.Duration) string {
+	if xs, _ := editStats(edits, kind, f); len(xs) == 0 {
+		return "–"
+	}
+	return editCell(edits, kind, f)
+}
+
 // editorTable is the scenario's table, a row per kind of edit.
 func editorTable(r *editorResult) *table {
 	tb := &table{
-		header: []string{"edit", "ctrllint: didChange → merged publication", "gopls alone: didChange → publication", "gopls through ctrllint gopls", "edits"},
-		right:  []bool{false, true, true, true, true},
+		header: []string{"edit", "ctrllint: didChange → merged publication", "of which load", "of which analysis", "gopls alone: didChange → publication", "gopls through ctrllint gopls", "edits"},
+		right:  []bool{false, true, true, true, true, true, true},
 	}
 	for _, kind := range []string{editDelete, editRestore, editBreak, editFix} {
 		_, np := editStats(r.Proxy, kind, goplsTime)
@@ -564,7 +609,8 @@ func editorTable(r *editorResult) *table {
 		if np+na == 0 {
 			continue
 		}
-		tb.add(kind, editCell(r.Proxy, kind, ctrllintTime), editCell(r.Alone, kind, goplsTime), editCell(r.Proxy, kind, goplsTime), fmt.Sprint(max(np, na)))
+		tb.add(kind, editCell(r.Proxy, kind, ctrllintTime), splitCell(r.Proxy, kind, loadTime), splitCell(r.Proxy, kind, analysisTime),
+			editCell(r.Alone, kind, goplsTime), editCell(r.Proxy, kind, goplsTime), fmt.Sprint(max(np, na)))
 	}
 	return tb
 }
@@ -617,7 +663,8 @@ func editorMarkdown(r *editorResult) string {
 	}
 	p(", then puts it back. ")
 	p("**ctrllint**: didChange until the first merged publishDiagnostics whose ctrllint part (the diagnostics whose source is \"ctrllint\") is that of the new text. ")
-	p("**gopls**: didChange until the first publishDiagnostics carrying the new version; in a separate session of gopls alone, and through ctrllint gopls (whose merged publication carries gopls's last version). ")
+	p("The load/analysis split is ctrllint's own log line for the run whose diagnostics those were. ")
+	p("**gopls**: didChange until the first publishDiagnostics carrying the new version (for the edit gopls diagnoses, the first that says so); in a separate session of gopls alone, and through ctrllint gopls (whose merged publication carries gopls's last version). ")
 	if xs, n := editStats(r.Alone, editDelete, goplsTime); n > 0 && len(xs) == 0 {
 		p("gopls published nothing after an edit that left its own list unchanged (\"none\": it does not republish an unchanged list, even for a new version), ")
 		p("so it is also timed on an edit of the same line that it does diagnose (`%s` appended, then taken off). ", strings.TrimPrefix(breakSuffix, "; "))

@@ -142,6 +142,27 @@ func TestReflects(t *testing.T) {
 	if got := added([]diagKey{other, queue}, []diagKey{queue, other, other}); !slices.Equal(got, []diagKey{other}) {
 		t.Errorf("added counts duplicates: %v", got)
 	}
+	// gopls's part for the edit it diagnoses; ctrllint's messages do not
+	// count.
+	undefined := publication{Diags: []diagKey{{Source: "compiler", Code: "UndeclaredName", Message: "undefined: ctrllintBenchUndefined"}}}
+	parseOnly := publication{Diags: []diagKey{{Source: ctrllintSource, Message: "ctrllintBenchUndefined"}}}
+	for _, tc := range []struct {
+		kind string
+		p    publication
+		want bool
+	}{
+		{editBreak, undefined, true},
+		{editBreak, parseOnly, false},
+		{editBreak, publication{}, false},
+		{editFix, publication{}, true},
+		{editFix, undefined, false},
+		{editDelete, undefined, true},
+		{editRestore, publication{}, true},
+	} {
+		if got := goplsReflects(tc.kind, tc.p); got != tc.want {
+			t.Errorf("goplsReflects(%s, %v) = %v, want %v", tc.kind, tc.p.Diags, got, tc.want)
+		}
+	}
 	pubs := []publication{{Version: -1}, {Version: 3}, {Version: 4}, {Version: 4}}
 	if firstWithVersion(pubs, 4) != 2 || firstWithVersion(pubs, 5) != -1 {
 		t.Error("firstWithVersion")
@@ -278,9 +299,9 @@ func editorSample() *editorResult {
 		Name: "kubernetes:p:f.go", Line: "\tdefer dc.queue.Done(key)", Gopls: "gopls v0.23.0",
 		Finding: "queuedone: not Done", Open: 3 * time.Second,
 		Proxy: []editorEdit{
-			{Kind: editDelete, Ctrllint: ms(1500), Gopls: ms(40)},
+			{Kind: editDelete, Ctrllint: ms(1500), Load: ms(1400), Analysis: ms(90), Gopls: ms(40)},
 			{Kind: editRestore, Ctrllint: ms(900), Gopls: ms(30)},
-			{Kind: editDelete, Ctrllint: ms(1300), Gopls: ms(60)},
+			{Kind: editDelete, Ctrllint: ms(1300), Load: ms(1200), Analysis: ms(70), Gopls: ms(60)},
 			{Kind: editRestore, Ctrllint: ms(700)},
 		},
 		Alone: []editorEdit{
@@ -294,9 +315,9 @@ func TestEditorTable(t *testing.T) {
 	r := editorSample()
 	got := editorTable(r).String()
 	for _, want := range []string{
-		"| delete the line           | 1.40 s (1.30–1.50 s) | none (0 of 2) |  50 ms (40–60 ms) |     2 |",
-		"| put it back               |  800 ms (700–900 ms) | none (0 of 2) | 30 ms (1 of 2)    |     2 |",
-		"| break it (undefined name) |                    – |        300 ms |                 – |     1 |",
+		"| delete the line | 1.40 s (1.30–1.50 s) | 1.30 s (1.20–1.40 s) | 80 ms (70–90 ms) | none (0 of 2) | 50 ms (40–60 ms) | 2 |",
+		"| put it back | 800 ms (700–900 ms) | – | – | none (0 of 2) | 30 ms (1 of 2) | 2 |",
+		"| break it (undefined name) | – | – | – | 300 ms | – | 1 |",
 	} {
 		want = strings.Join(strings.Fields(want), " ")
 		if !strings.Contains(strings.Join(strings.Fields(got), " "), want) {
