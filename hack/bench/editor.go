@@ -118,7 +118,13 @@ func (b *bench) editorTyping(cfg *corpusConfig) *editorResult {
 		res.Skipped = fmt.Sprintf("no gopls at %q (make gopls, or -gopls PATH)", b.o.gopls)
 		return res
 	}
-	res.Gopls = toolVersion(b.o.gopls, "version")
+	// The servers run in the temporary module.
+	gopls, err := filepath.Abs(b.o.gopls)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	res.Gopls = toolVersion(gopls, "version")
 	src, err := b.corpusPackage(cfg, name, pkg)
 	if err != nil {
 		res.Err = err.Error()
@@ -145,14 +151,14 @@ func (b *bench) editorTyping(cfg *corpusConfig) *editorResult {
 	kinds := editKinds(b.o.editorEdits, false)
 	fmt.Fprintf(os.Stderr, "bench: editor typing: %s through ctrllint gopls (%s)\n", file, res.Gopls)
 	proxy := &editorSession{file: path, text: string(text), line: b.o.editorLine, proxy: true}
-	res.Open, res.Proxy, res.Finding, err = proxy.run(tmp, kinds, b.ctrllint, "gopls", "-gopls", b.o.gopls)
+	res.Open, res.Proxy, res.Finding, err = proxy.run(tmp, kinds, b.ctrllint, "gopls", "-gopls", gopls)
 	if err != nil {
 		res.Err = "through ctrllint gopls: " + err.Error()
 		return res
 	}
 	fmt.Fprintf(os.Stderr, "bench: editor typing: %s through gopls alone\n", file)
 	alone := &editorSession{file: path, text: string(text), line: b.o.editorLine}
-	_, res.Alone, _, err = alone.run(tmp, editKinds(b.o.editorEdits, true), b.o.gopls)
+	_, res.Alone, _, err = alone.run(tmp, editKinds(b.o.editorEdits, true), gopls)
 	if err != nil {
 		res.Err = "gopls alone: " + err.Error()
 	}
