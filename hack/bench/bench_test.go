@@ -238,7 +238,7 @@ func TestVerdicts(t *testing.T) {
 	vs := verdicts([]*targetResult{testTarget()}, []lspResult{
 		{Name: "p", Saves: []time.Duration{800 * time.Millisecond, 900 * time.Millisecond, 2 * time.Second}},
 		{Name: "q", Err: "boom"},
-	})
+	}, nil)
 	var lines []string
 	for _, v := range vs {
 		lines = append(lines, v.String())
@@ -263,8 +263,9 @@ func TestReportRoundTrip(t *testing.T) {
 	tt := testTarget()
 	r := &report{
 		Rounds: 3, Order: []string{"floor"}, Targets: []*targetResult{tt},
-		Scale: []scalePoint{newScalePoint(tt), {Entry: "empty", Size: size{Packages: 3}}},
-		LSP:   []lspResult{{Name: "p", Open: time.Second, Saves: []time.Duration{time.Second}}},
+		Scale:  []scalePoint{newScalePoint(tt), {Entry: "empty", Size: size{Packages: 3}}},
+		LSP:    []lspResult{{Name: "p", Open: time.Second, Saves: []time.Duration{time.Second}}},
+		Editor: editorSample(),
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -278,7 +279,7 @@ func TestReportRoundTrip(t *testing.T) {
 		t.Errorf("markdown after a JSON round trip differs:\n%s\nwant:\n%s", got, want)
 	}
 	md := r.markdown()
-	for _, want := range []string{"## kubernetes", "## The issue's targets", "## Time per package", "## Editor server", "| empty "} {
+	for _, want := range []string{"## kubernetes", "## The issue's targets", "## Time per package", "## Editor server", "| empty ", "## Editor, typing", "- editor: didChange → ctrllint's merged diagnostics < 1 s: **not met**"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -37,6 +37,10 @@ type options struct {
 	lspPackage     string
 	lspSaves       int
 	edit           string
+	editor         string
+	editorLine     string
+	editorEdits    int
+	gopls          string
 	corpusFile     string
 	corpusCache    string
 	cache          string
@@ -84,6 +88,10 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.lspPackage, "lsp-package", "kubernetes:k8s.io/kubernetes/pkg/controller/deployment", "ENTRY:PACKAGE of a corpus entry for the editor-server timing (copied into a temporary module beside the entry's go.mod); empty: skip")
 	fs.IntVar(&o.lspSaves, "lsp-saves", 6, "saves timed per editor-server package")
 	fs.StringVar(&o.edit, "edit", "sample-controller:controller.go", "ENTRY:FILE for the edit scenario: the entry's module copied out of the module cache as a main module, FILE (relative to its root) edited by one line before ctrllint's re-run; empty: skip")
+	fs.StringVar(&o.editor, "editor", "kubernetes:k8s.io/kubernetes/pkg/controller/deployment:deployment_controller.go", "ENTRY:PACKAGE:FILE for the editor-typing scenario: the package copied into a temporary module, FILE opened in ctrllint gopls and in gopls and edited through didChange; empty: skip")
+	fs.StringVar(&o.editorLine, "editor-line", "defer dc.queue.Done(key)", "the line of -editor's FILE the edits delete and put back (indentation aside): one whose absence ctrllint reports")
+	fs.IntVar(&o.editorEdits, "editor-edits", 6, "edits timed in the editor-typing scenario, alternately deleting the line and putting it back")
+	fs.StringVar(&o.gopls, "gopls", defaultGopls(), "the gopls for the editor-typing scenario (make gopls builds it here); none there: the scenario is skipped")
 	fs.StringVar(&o.corpusFile, "corpus", locate(filepath.Join("hack", "corpus", "corpus.json")), "the corpus configuration")
 	fs.StringVar(&o.corpusCache, "corpus-cache", defaultCorpusCache(), "where hack/corpus materialises entries")
 	fs.StringVar(&o.cache, "cache", filepath.Join(cache, "bench"), "the benchmark's scratch and output directory")
@@ -112,6 +120,17 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if o.rounds < 1 {
 		return nil, fmt.Errorf("-rounds must be at least 1")
+	}
+	if o.editor != "" {
+		if _, _, _, err := parseEditor(o.editor); err != nil {
+			return nil, err
+		}
+		if o.editorEdits < 1 {
+			return nil, fmt.Errorf("-editor-edits must be at least 1")
+		}
+		if strings.TrimSpace(o.editorLine) == "" {
+			return nil, fmt.Errorf("-editor-line is empty")
+		}
 	}
 	if o.out == "" {
 		o.out = filepath.Join(o.cache, "bench.md")
@@ -248,6 +267,9 @@ func run(o *options) error {
 		}
 	}
 	rep.LSP = b.lspAll(cfg)
+	if o.editor != "" {
+		rep.Editor = b.editorTyping(cfg)
+	}
 	rep.LoadEnd = loadAvg()
 	rep.Finished = time.Now()
 
@@ -538,6 +560,7 @@ type report struct {
 	Scale       []scalePoint    `json:"scale"`
 	LSP         []lspResult     `json:"lsp"`
 	Edit        *targetResult   `json:"edit,omitempty"`
+	Editor      *editorResult   `json:"editor,omitempty"`
 }
 
 func (r *report) markdown() string {
@@ -570,7 +593,7 @@ func (r *report) markdown() string {
 			p("\n%s", notes)
 		}
 	}
-	if v := verdicts(r.Targets, r.LSP); len(v) > 0 {
+	if v := verdicts(r.Targets, r.LSP, r.Editor); len(v) > 0 {
 		p("\n## The issue's targets\n\n")
 		for _, x := range v {
 			p("%s\n", x)
@@ -596,6 +619,9 @@ func (r *report) markdown() string {
 		p("save → diagnostics is didSave (the file rewritten unchanged, as an editor saving) until they arrive again, median (min–max) of the saves, each after the previous one's diagnostics. ")
 		p("It includes the server's 50 ms debounce. The load/analysis split is the server's own log line for each save.\n\n")
 		p("%s", lspTable(r.LSP))
+	}
+	if r.Editor != nil {
+		p("%s", editorMarkdown(r.Editor))
 	}
 	return b.String()
 }

@@ -431,7 +431,7 @@ func (v verdict) String() string {
 }
 
 // verdicts checks the targets against the results.
-func verdicts(targets []*targetResult, lsp []lspResult) []verdict {
+func verdicts(targets []*targetResult, lsp []lspResult, editor *editorResult) []verdict {
 	var out []verdict
 	for _, t := range targets {
 		floor := t.find(toolFloor, stateNone)
@@ -480,6 +480,9 @@ func verdicts(targets []*targetResult, lsp []lspResult) []verdict {
 			Measured: "median " + seconds(x),
 			Met:      x < 1, Known: !math.IsNaN(x),
 		})
+	}
+	if editor != nil {
+		out = append(out, editorVerdict(editor))
 	}
 	return out
 }
