@@ -161,6 +161,18 @@ func (b *bench) tempModule(modDir, srcDir, rel string, files []string) (string, 
 			os.RemoveAll(tmp)
 			return "", err
 		}
+		// With the files' times, as a checkout opened in an editor has
+		// them: the editor server does not keep a load that may have read
+		// a file written as it started (load.Stamp), and files copied
+		// just now would make the first edit load again.
+		fi, err := os.Stat(from)
+		if err == nil {
+			err = os.Chtimes(to, fi.ModTime(), fi.ModTime())
+		}
+		if err != nil {
+			os.RemoveAll(tmp)
+			return "", err
+		}
 	}
 	return tmp, nil
 }
