@@ -203,6 +203,9 @@ func TestStamps(t *testing.T) {
 		"a go.work created": func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "go.work"), []byte("go 1.22\n\nuse .\n"), 0o644)
 		},
+		"a go.sum written": func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "go.sum"), nil, 0o644)
+		},
 		"go.mod edited": func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.23\n"), 0o644)
 		},

@@ -93,7 +93,7 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 	// Packages' roots import the packages of its listing, files included.
 	packages.Visit(roots, nil, func(p *packages.Package) {
 		if isRoot[p.ID] || isTestMain(p) {
-			return // its files are generated, in the build cache
+			return // Recheck reads a root's files; a test main's are the go command's
 		}
 		if len(p.GoFiles) > 0 {
 			if _, ok := s.dirs[filepath.Dir(p.GoFiles[0])]; ok {
@@ -109,8 +109,11 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 	})
 	for _, path := range paths {
 		st, err := statOf(path)
-		if os.IsNotExist(err) && (strings.HasSuffix(path, ".sum")) {
-			continue // a module without requirements has none
+		if os.IsNotExist(err) && strings.HasSuffix(path, ".sum") {
+			// A module without requirements has none; one written
+			// later comes with new requirements.
+			s.absent = append(s.absent, path)
+			continue
 		}
 		if err != nil || !st.mtime.Before(loaded.Add(-mtimeSlack)) {
 			return nil, nil
