@@ -49,6 +49,72 @@ func alive(pid int) bool {
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
+// serverProc is the test binary started as a server (ctrllint lsp or
+// gopls, with testSuite's analyzers), its output on a pipe whose read end
+// the test holds.
+type serverProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *os.File
+	stderr *bytes.Buffer
+}
+
+func startServer(t *testing.T, args ...string) *serverProc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), suiteEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close() })
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	cmd.Stdout = w
+	s := &serverProc{cmd: cmd, stdin: stdin, out: out, stderr: &bytes.Buffer{}}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return s
+}
+
+func (s *serverProc) send(body string) {
+	fmt.Fprintf(s.stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+// initialize sends initialize and waits up to a minute for the answer:
+// the server is up, listening for signals too.
+func (s *serverProc) initialize(t *testing.T) {
+	t.Helper()
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`)
+	answered := make(chan error, 1)
+	go func() {
+		frames := lsp.NewFrameReader(s.out)
+		for {
+			b, err := frames.Read()
+			if err != nil || strings.Contains(string(b), `"id":1`) {
+				answered <- err
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-answered:
+		if err != nil {
+			s.cmd.Process.Kill()
+			t.Fatalf("no answer to initialize: %v; stderr %s", err, s.stderr)
+		}
+	case <-time.After(time.Minute):
+		s.cmd.Process.Kill()
+		t.Fatal("no answer to initialize within a minute")
+	}
+}
+
 // exitOf waits up to a minute for cmd and returns its exit status.
 func exitOf(t *testing.T, cmd *exec.Cmd) int {
 	t.Helper()
@@ -90,50 +156,20 @@ func TestServerOutputClosed(t *testing.T) {
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
 			args, goplsPid := s.args(t)
-			cmd := exec.Command(os.Args[0], args...)
-			cmd.Env = append(os.Environ(), suiteEnv+"=1")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stdin.Close()
-			out, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stdout = w
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			w.Close()
-			send := func(body string) {
-				fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
-			}
-			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`)
-			frames := lsp.NewFrameReader(out)
-			for {
-				b, err := frames.Read()
-				if err != nil {
-					cmd.Process.Kill()
-					t.Fatalf("no answer to initialize: %v; stderr %s", err, &stderr)
-				}
-				if strings.Contains(string(b), `"id":1`) {
-					break
-				}
-			}
-			out.Close()
+			p := startServer(t, args...)
+			p.initialize(t)
+			p.out.Close()
 			// Requests until one's answer meets the closed pipe.
-			send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+			p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 			for i := 2; i < 5; i++ {
-				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"workspace/symbol","params":{"query":"x"}}`, i))
+				p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"workspace/symbol","params":{"query":"x"}}`, i))
 			}
-			if code := exitOf(t, cmd); code != 1 {
-				t.Errorf("exit %d, want 1; stderr:\n%s", code, &stderr)
+			stderr := p.stderr
+			if code := exitOf(t, p.cmd); code != 1 {
+				t.Errorf("exit %d, want 1; stderr:\n%s", code, stderr)
 			}
 			if !strings.Contains(stderr.String(), "broken pipe") {
-				t.Errorf("stderr does not say the output broke:\n%s", &stderr)
+				t.Errorf("stderr does not say the output broke:\n%s", stderr)
 			}
 			if goplsPid != nil {
 				if pid := goplsPid(); alive(pid) {
@@ -149,43 +185,17 @@ func TestServerOutputClosed(t *testing.T) {
 // is left running.
 func TestGoplsTerminated(t *testing.T) {
 	wrapper, goplsPid := pidGopls(t, testGopls(t))
-	cmd := exec.Command(os.Args[0], "gopls", "-gopls", wrapper, "-config", "none")
-	cmd.Env = append(os.Environ(), suiteEnv+"=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`
-	fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
-	frames := lsp.NewFrameReader(stdout)
-	for {
-		b, err := frames.Read()
-		if err != nil {
-			cmd.Process.Kill()
-			t.Fatalf("no answer to initialize: %v; stderr %s", err, &stderr)
-		}
-		if strings.Contains(string(b), `"id":1`) {
-			break
-		}
-	}
-	go io.Copy(io.Discard, stdout)
+	p := startServer(t, "gopls", "-gopls", wrapper, "-config", "none")
+	p.initialize(t)
+	go io.Copy(io.Discard, p.out)
+	cmd, stderr := p.cmd, p.stderr
 	pid := goplsPid()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	code := exitOf(t, cmd)
 	if code != 143 || !strings.Contains(stderr.String(), "ctrllint gopls: stopped by SIGTERM\n") {
-		t.Errorf("exit %d (want 143), stderr %q", code, &stderr)
+		t.Errorf("exit %d (want 143), stderr %q", code, stderr)
 	}
 	if alive(pid) {
 		syscall.Kill(pid, syscall.SIGKILL)

@@ -196,71 +196,15 @@ func started(n int) func(marker, slowDir string) bool {
 // SIGTERM, which editors send to a server they are done with, ends the
 // language server cleanly, with the signal's status and a word why.
 func TestLSPTerminated(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGTERM")
-	}
-	cmd := exec.Command(os.Args[0], "lsp")
-	cmd.Env = append(os.Environ(), suiteEnv+"=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
-	fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
-	// The reply: the server is up, listening for signals too.
-	replied := make(chan bool, 1)
-	go func() {
-		var seen []byte
-		buf := make([]byte, 4096)
-		for {
-			n, err := stdout.Read(buf)
-			seen = append(seen, buf[:n]...)
-			if bytes.Contains(seen, []byte(`"id":1`)) {
-				replied <- true
-				io.Copy(io.Discard, stdout)
-				return
-			}
-			if err != nil {
-				replied <- false
-				return
-			}
-		}
-	}()
-	select {
-	case ok := <-replied:
-		if !ok {
-			t.Fatalf("no reply to initialize; stderr %s", &stderr)
-		}
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("no reply to initialize")
-	}
+	p := startServer(t, "lsp")
+	p.initialize(t)
+	go io.Copy(io.Discard, p.out)
+	cmd, stderr := p.cmd, p.stderr
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err = <-exited:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("the server did not exit within a minute of SIGTERM")
-	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
+	code := exitOf(t, cmd)
 	if code != 143 || stderr.String() != "ctrllint lsp: stopped by SIGTERM\n" {
-		t.Errorf("exit %d (want 143), stderr %q", code, &stderr)
+		t.Errorf("exit %d (want 143), stderr %q", code, stderr)
 	}
 }
