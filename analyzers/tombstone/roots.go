@@ -45,6 +45,11 @@ type root struct {
 	// from, for a method implementing an interface method that a watcher
 	// package calls with deleted objects, names that method and package.
 	from string
+	// kind is the API object type the informer the handler is registered
+	// on delivers (v1.Service, not a pointer), when its type says
+	// (`factory.Core().V1().Services().Informer().AddEventHandler(...)`);
+	// nil for an untyped or unknown informer.
+	kind types.Type
 }
 
 // handlerFields are the fields of client-go's adaptor structs whose
@@ -67,9 +72,10 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		expr     ast.Expr
 		h        kube.HandlerStruct
 		harmless bool
+		kind     types.Type
 	}
 	var uses []use
-	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool) {
+	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool, kind types.Type) {
 		if !deleteFields[field] && !liveFields[field] {
 			return // Handler of a filtering handler, or unknown
 		}
@@ -77,7 +83,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		if fn == nil {
 			return // a func from a call, a field, another package: not followed
 		}
-		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless})
+		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless, kind: kind})
 	}
 
 	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
@@ -92,8 +98,9 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			}
 			fields := literalFields(pass, n)
 			harmless := h.Filtering && wrapsNoDeleteFunc(pass, fields["Handler"])
+			kind := registeredKind(pass, cur)
 			for _, field := range slices.Sorted(maps.Keys(fields)) {
-				record(h, field, fields[field], harmless)
+				record(h, field, fields[field], harmless, kind)
 			}
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
@@ -105,7 +112,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 				if !ok {
 					continue // not a field of a handler struct
 				}
-				record(h, sel.Sel.Name, n.Rhs[i], false)
+				record(h, sel.Sel.Name, n.Rhs[i], false, nil)
 			}
 		}
 	}
@@ -132,6 +139,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			fn: u.fn, param: firstParam(u.fn), mode: m, role: u.role,
 			shared: live[u.fn], name: exprName(u.expr),
 			dropHarmless: u.harmless && u.role == "FilterFunc",
+			kind:         u.kind,
 		})
 	}
 
@@ -167,23 +175,57 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 // client-go or controller-runtime (kubernetes' resourceslice tracker, for
 // one): its delivery rules are its own, and tombstones may never come.
 func lookalikeRegistration(pass *analysis.Pass, cur inspector.Cursor) bool {
+	_, fn := registrationCall(pass, cur)
+	if fn == nil || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
+		return false
+	}
+	return !kube.IsHandlerRegistration(fn)
+}
+
+// registrationCall returns the method call the handler literal at cur is
+// passed to straight (`x.AddEventHandler(handler)`, `&handler` too): its
+// selector and the method, nil when it is not.
+func registrationCall(pass *analysis.Pass, cur inspector.Cursor) (*ast.SelectorExpr, *types.Func) {
 	parent := cur.Parent()
 	if u, ok := parent.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
 		parent = parent.Parent()
 	}
 	call, ok := parent.Node().(*ast.CallExpr)
 	if !ok {
-		return false
+		return nil, nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return false
+		return nil, nil
 	}
-	fn, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Func)
-	if !ok || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
-		return false
+	fn, _ := pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if fn == nil {
+		return nil, nil
 	}
-	return !kube.IsHandlerRegistration(fn)
+	return sel, fn
+}
+
+// registeredKind is the object type the informer delivers that the handler
+// literal at cur is passed straight to: `inf.AddEventHandler(...)` on a
+// typed informer, or on the untyped Informer() of a generated one
+// (`c.servicesInformer.Informer().AddEventHandler(...)`). Nil when the
+// literal is not an argument of such a call, or the informer is untyped.
+func registeredKind(pass *analysis.Pass, cur inspector.Cursor) types.Type {
+	sel, fn := registrationCall(pass, cur)
+	if fn == nil || !kube.IsHandlerRegistration(fn) {
+		return nil
+	}
+	if kind := kube.ObjectOf(pass.TypesInfo.TypeOf(sel.X)); kind != nil {
+		return kind
+	}
+	inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	if isel, ok := ast.Unparen(inner.Fun).(*ast.SelectorExpr); ok && isel.Sel.Name == "Informer" && len(inner.Args) == 0 {
+		return kube.ObjectOf(pass.TypesInfo.TypeOf(isel.X))
+	}
+	return nil
 }
 
 // exprName is how a message names the function a registration holds.
