@@ -225,8 +225,11 @@
 //     that hands each key it takes from the queue it is given only to the
 //     sync it is given (`controllerutil.RunWorker(ctx, c.queue, kind,
 //     c.syncService)`). The kind a sync must read is then the one the
-//     informer's type says (`servicesInformer.Informer().AddEventHandler`):
-//     on an untyped informer (a dynamic one) the finding stays;
+//     informer's type says (`servicesInformer.Informer().AddEventHandler`);
+//     for an untyped informer held in a field (a dynamic informer,
+//     `c.ruleInformer.AddEventHandler`) the sync must read through a
+//     dynamic lister built on that informer's indexer
+//     (`dynamiclister.New(cfg.RuleInformer.GetIndexer(), gvr)`);
 //   - handlers built by a function call (a handler factory) or stored in a
 //     struct field: which function they hold is not followed.
 //
@@ -236,13 +239,13 @@
 // the syncs of the handler's package only: a worker loop of another package
 // is followed when it is handed a sync of the package, but a sync of
 // another package or one reached through an interface is not, nor one that
-// reads the object through a controller-runtime client, a dynamic lister,
-// a store's GetByKey or a wrapper of the module rather than a lister
-// (argo-rollouts' ingress controller reads through its IngressWrapper
-// interface), nor a handler on an informer whose type does not say what
-// it delivers unless the handler asserts the object's type itself: the
-// drop is reported; suppress it with the reason when the sync ignores
-// missing objects.
+// reads the object through a controller-runtime client, a store's GetByKey
+// or a wrapper of the module rather than a lister, nor a handler on an
+// informer that neither its type nor a field names, unless the handler
+// asserts the object's type itself (argo-rollouts' ingress controller,
+// registered on `cfg.IngressWrap.Informer()` and reading through its
+// IngressWrapper interface): the drop is reported; suppress it with the
+// reason when the sync ignores missing objects.
 //
 // Only the packages of the modules being analysed are followed: a helper or
 // watcher of a dependency of another module is code the analyzer cannot

@@ -20,6 +20,16 @@ import (
 // the sync would have done (kubernetes' expand controller). These functions
 // prove that chain; anything they cannot see through counts as lost.
 
+// An objKind is what a sync must read for a missing object to mean the
+// deleted one: an API object type (v1.PersistentVolumeClaim), or, for a
+// handler registered on an untyped informer held in a field (a dynamic
+// informer), that informer: the sync must read through a dynamic lister
+// built on its indexer (`dynamiclister.New(c.informer.GetIndexer(), gvr)`).
+type objKind struct {
+	typ      types.Type
+	informer *types.Var
+}
+
 // maxHelperDepth bounds how far an enqueue is followed into package helpers
 // (handler → enqueue(obj) → enqueueKey(obj)).
 const maxHelperDepth = 3
@@ -41,7 +51,7 @@ func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
 	if obj == nil {
 		return false
 	}
-	return c.enqueuedKeyIgnored(fn, obj, objType)
+	return c.enqueuedKeyIgnored(fn, obj, objKind{typ: objType})
 }
 
 // rootDropLosesNothing reports whether a tombstone dropped on the way from
@@ -51,16 +61,16 @@ func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
 // workers ignore a missing object of the kind its informer delivers.
 func (c *checker) rootDropLosesNothing(o origin) bool {
 	r := o.root
-	if r.fn == nil || r.kind == nil || r.mode != mayBeTombstone || r.param >= len(r.fn.Params) {
+	if r.fn == nil || r.kind == nil && r.informer == nil || r.mode != mayBeTombstone || r.param >= len(r.fn.Params) {
 		return false
 	}
-	return c.enqueuedKeyIgnored(r.fn, r.fn.Params[r.param], r.kind)
+	return c.enqueuedKeyIgnored(r.fn, r.fn.Params[r.param], objKind{typ: r.kind, informer: r.informer})
 }
 
 // enqueuedKeyIgnored reports whether fn only adds obj's key to work queues
 // held in fields, and each queue's workers ignore missing objects of
 // objType.
-func (c *checker) enqueuedKeyIgnored(fn *ssa.Function, obj ssa.Value, objType types.Type) bool {
+func (c *checker) enqueuedKeyIgnored(fn *ssa.Function, obj ssa.Value, objType objKind) bool {
 	queues, ok := c.enqueueOnly(fn, obj, 0)
 	if !ok || len(queues) == 0 {
 		return false
@@ -295,7 +305,7 @@ func queueReceiver(common *ssa.CallCommon) ssa.Value {
 // and otherwise only settles the key or reports. A worker is a Get in the
 // package, or a worker loop of another package of the module (WorkerFact)
 // run on the queue with a sync of the package.
-func (c *checker) workersIgnoreMissing(q *types.Var, objType types.Type) bool {
+func (c *checker) workersIgnoreMissing(q *types.Var, objType objKind) bool {
 	if c.gets == nil {
 		c.gets = keyflow.New(c.pkg).Gets(c.funcs)
 	}
@@ -335,7 +345,7 @@ func (c *checker) workersIgnoreMissing(q *types.Var, objType types.Type) bool {
 // keyUse checks one instruction of a worker holding keys: it may settle
 // the key, report it, or pass it to syncs that ignore missing objects
 // (their number is returned); anything else may act on the key.
-func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType types.Type) (int, bool) {
+func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType objKind) (int, bool) {
 	switch instr := instr.(type) {
 	case *ssa.Store:
 		return 0, !keys[instr.Val] || ssax.LocalRoot(instr.Addr) != nil
@@ -465,12 +475,12 @@ func settlesOnly(fn *ssa.Function) bool {
 // NotFound without doing anything: only reporting and parsing the key
 // happen on the way to that read, and only reporting on the way out, whose
 // error result is nil (an error would re-queue the key).
-func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType types.Type) bool {
+func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType objKind) bool {
 	keys := keyflow.Equivalent(keyParam)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !readsKeyObject(call, keys, objType) {
+			if !ok || !c.readsKeyObject(call, keys, objType) {
 				continue
 			}
 			notFound := notFoundBranch(call)
@@ -487,7 +497,7 @@ func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType t
 
 // readsKeyObject reports whether call reads one object of objType from a
 // lister by a name parsed from the key.
-func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type) bool {
+func (c *checker) readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType objKind) bool {
 	common := call.Common()
 	fn := ssax.Callee(common)
 	if fn == nil {
@@ -501,11 +511,19 @@ func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type)
 		}
 		recv = sig.Recv().Type()
 	}
-	if read, ok := kube.CacheReadOf(fn, recv); !ok || read.Many || !kube.IsLister(recv) {
+	read, ok := kube.CacheReadOf(fn, recv)
+	if !ok || read.Many {
 		return false
 	}
 	res := fn.Type().(*types.Signature).Results()
-	if res.Len() != 2 || !types.Identical(kube.Pointee(res.At(0).Type()), objType) {
+	switch {
+	case res.Len() != 2:
+		return false
+	case objType.typ != nil:
+		if !kube.IsLister(recv) || !types.Identical(kube.Pointee(res.At(0).Type()), objType.typ) {
+			return false
+		}
+	case !c.listsInformer(queueReceiver(common), objType.informer):
 		return false
 	}
 	for _, arg := range common.Args {
@@ -514,6 +532,81 @@ func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type)
 		}
 	}
 	return false
+}
+
+// listsInformer reports whether lister, a dynamic lister or namespace
+// lister, reads the indexer of the informer held in field informer: it is
+// loaded from a field every store of which in the package is
+// `dynamiclister.New(<informer>.GetIndexer(), gvr)` (`.Namespace(ns)` of
+// it).
+func (c *checker) listsInformer(lister ssa.Value, informer *types.Var) bool {
+	if informer == nil {
+		return false
+	}
+	if call, ok := lister.(*ssa.Call); ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Namespace" {
+		lister = call.Common().Value
+	}
+	if !isDynamicLister(lister.Type()) {
+		return false
+	}
+	field := ssax.LoadedField(lister)
+	if field == nil {
+		return false
+	}
+	stores := 0
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || ssax.FieldOfAddr(st.Addr) != field {
+					continue
+				}
+				stores++
+				if !builtOn(st.Val, informer) {
+					return false
+				}
+			}
+		}
+	}
+	return stores > 0
+}
+
+// isLister reports whether t is a lister (kube.IsLister) or a dynamic
+// lister: reading it changes nothing.
+func isLister(t types.Type) bool {
+	return kube.IsLister(t) || isDynamicLister(t)
+}
+
+// isDynamicLister reports whether t is dynamiclister's Lister or
+// NamespaceLister.
+func isDynamicLister(t types.Type) bool {
+	return kube.Is(t, kube.DynamicListerPkg, "Lister") || kube.Is(t, kube.DynamicListerPkg, "NamespaceLister")
+}
+
+// builtOn reports whether v is `dynamiclister.New(x.GetIndexer(), ...)`
+// with x loaded from field informer.
+func builtOn(v ssa.Value, informer *types.Var) bool {
+	call, ok := ssax.Unconvert(v).(*ssa.Call)
+	if !ok || !kube.IsFunc(ssax.Callee(call.Common()), kube.DynamicListerPkg, "New") || len(call.Common().Args) == 0 {
+		return false
+	}
+	ix, ok := ssax.Unconvert(call.Common().Args[0]).(*ssa.Call)
+	if !ok || !ix.Common().IsInvoke() || ix.Common().Method.Name() != "GetIndexer" {
+		return false
+	}
+	return fieldOf(ix.Common().Value) == informer
+}
+
+// fieldOf is the struct field a value was read from: loaded through an
+// address (c.f) or taken from a struct value (cfg.f).
+func fieldOf(v ssa.Value) *types.Var {
+	if f, ok := v.(*ssa.Field); ok {
+		if st, ok := f.X.Type().Underlying().(*types.Struct); ok && f.Field < st.NumFields() {
+			return st.Field(f.Field)
+		}
+		return nil
+	}
+	return ssax.LoadedField(v)
 }
 
 // parsedFromKey reports whether v is the name a key parser
@@ -653,10 +746,10 @@ func inert(instr ssa.Instruction) bool {
 			return true
 		}
 		if common.IsInvoke() {
-			return kube.IsLister(common.Value.Type())
+			return isLister(common.Value.Type())
 		}
 		if fn != nil {
-			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && kube.IsLister(sig.Recv().Type()) {
+			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && isLister(sig.Recv().Type()) {
 				return true
 			}
 		}

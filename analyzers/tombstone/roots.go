@@ -50,6 +50,9 @@ type root struct {
 	// (`factory.Core().V1().Services().Informer().AddEventHandler(...)`);
 	// nil for an untyped or unknown informer.
 	kind types.Type
+	// informer, when kind is nil, is the field holding the untyped
+	// informer the handler is registered on (`c.informer.AddEventHandler`).
+	informer *types.Var
 }
 
 // handlerFields are the fields of client-go's adaptor structs whose
@@ -72,10 +75,10 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		expr     ast.Expr
 		h        kube.HandlerStruct
 		harmless bool
-		kind     types.Type
+		reg      registration
 	}
 	var uses []use
-	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool, kind types.Type) {
+	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool, reg registration) {
 		if !deleteFields[field] && !liveFields[field] {
 			return // Handler of a filtering handler, or unknown
 		}
@@ -83,7 +86,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		if fn == nil {
 			return // a func from a call, a field, another package: not followed
 		}
-		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless, kind: kind})
+		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless, reg: reg})
 	}
 
 	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
@@ -98,9 +101,9 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			}
 			fields := literalFields(pass, n)
 			harmless := h.Filtering && wrapsNoDeleteFunc(pass, fields["Handler"])
-			kind := registeredKind(pass, cur)
+			reg := registeredOn(pass, cur)
 			for _, field := range slices.Sorted(maps.Keys(fields)) {
-				record(h, field, fields[field], harmless, kind)
+				record(h, field, fields[field], harmless, reg)
 			}
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
@@ -112,7 +115,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 				if !ok {
 					continue // not a field of a handler struct
 				}
-				record(h, sel.Sel.Name, n.Rhs[i], false, nil)
+				record(h, sel.Sel.Name, n.Rhs[i], false, registration{})
 			}
 		}
 	}
@@ -139,7 +142,8 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			fn: u.fn, param: firstParam(u.fn), mode: m, role: u.role,
 			shared: live[u.fn], name: exprName(u.expr),
 			dropHarmless: u.harmless && u.role == "FilterFunc",
-			kind:         u.kind,
+			kind:         u.reg.kind,
+			informer:     u.reg.informer,
 		})
 	}
 
@@ -205,27 +209,39 @@ func registrationCall(pass *analysis.Pass, cur inspector.Cursor) (*ast.SelectorE
 	return sel, fn
 }
 
-// registeredKind is the object type the informer delivers that the handler
-// literal at cur is passed straight to: `inf.AddEventHandler(...)` on a
-// typed informer, or on the untyped Informer() of a generated one
-// (`c.servicesInformer.Informer().AddEventHandler(...)`). Nil when the
-// literal is not an argument of such a call, or the informer is untyped.
-func registeredKind(pass *analysis.Pass, cur inspector.Cursor) types.Type {
+// A registration says what a handler literal is registered on: the
+// object type the informer delivers when its type says, or else the field
+// that holds the (untyped) informer.
+type registration struct {
+	kind     types.Type
+	informer *types.Var
+}
+
+// registeredOn is what the handler literal at cur is passed straight to:
+// `inf.AddEventHandler(...)` on a typed informer, or on the untyped
+// Informer() of a generated one (`c.servicesInformer.Informer().
+// AddEventHandler(...)`), gives the kind; an untyped informer in a field
+// (`c.dynInformer.AddEventHandler(...)`) gives the field.
+func registeredOn(pass *analysis.Pass, cur inspector.Cursor) registration {
 	sel, fn := registrationCall(pass, cur)
 	if fn == nil || !kube.IsHandlerRegistration(fn) {
-		return nil
+		return registration{}
 	}
 	if kind := kube.ObjectOf(pass.TypesInfo.TypeOf(sel.X)); kind != nil {
-		return kind
+		return registration{kind: kind}
 	}
-	inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
-	if !ok {
-		return nil
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.CallExpr:
+		if isel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && isel.Sel.Name == "Informer" && len(x.Args) == 0 {
+			return registration{kind: kube.ObjectOf(pass.TypesInfo.TypeOf(isel.X))}
+		}
+	case *ast.SelectorExpr:
+		if s, ok := pass.TypesInfo.Selections[x]; ok && s.Kind() == types.FieldVal {
+			field, _ := s.Obj().(*types.Var)
+			return registration{informer: field}
+		}
 	}
-	if isel, ok := ast.Unparen(inner.Fun).(*ast.SelectorExpr); ok && isel.Sel.Name == "Informer" && len(inner.Args) == 0 {
-		return kube.ObjectOf(pass.TypesInfo.TypeOf(isel.X))
-	}
-	return nil
+	return registration{}
 }
 
 // exprName is how a message names the function a registration holds.
