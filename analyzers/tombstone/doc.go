@@ -54,7 +54,9 @@
 //     function that fails), or only logs it. A helper that panics or drops
 //     is reported at the handler's call, naming the helper and where it
 //     asserts; the drop only when the handler does not deal with the
-//     tombstone itself after the call. A helper that only logs or formats
+//     tombstone itself after the call, and the drop loses work (a helper
+//     that only adds the object's key to a queue it is given may lose
+//     nothing: see `# Not reported`). A helper that only logs or formats
 //     the object leaves it as it was, so what the handler does with the
 //     object next is still checked;
 //   - a watcher package of the module that registers the DeleteFunc itself
@@ -213,18 +215,37 @@
 //     expand controller): for such a controller a deletion has no work to
 //     do. Anything else on that path (cleanup on NotFound, state written by
 //     the handler or before the read, an error the worker acts on, a key
-//     handed to a closure or an interface) keeps the finding;
+//     handed to a closure or an interface) keeps the finding. The
+//     chain may cross packages of the module, as in argo-rollouts'
+//     controllers: the handler may hand the object to an enqueue helper
+//     that does nothing else than add its key to the queue it is given
+//     (`controllerutil.Enqueue(obj, cfg.Queue)`, whose key function drops
+//     the tombstone), the queue may be held in a field assigned from that
+//     one (`&Controller{queue: cfg.Queue}`), and the worker may be a loop
+//     that hands each key it takes from the queue it is given only to the
+//     sync it is given (`controllerutil.RunWorker(ctx, c.queue, kind,
+//     c.syncService)`). The kind a sync must read is then the one the
+//     informer's type says (`servicesInformer.Informer().AddEventHandler`);
+//     for an untyped informer held in a field (a dynamic informer,
+//     `c.ruleInformer.AddEventHandler`) the sync must read through a
+//     dynamic lister built on that informer's indexer
+//     (`dynamiclister.New(cfg.RuleInformer.GetIndexer(), gvr)`);
 //   - handlers built by a function call (a handler factory) or stored in a
 //     struct field: which function they hold is not followed.
 //
 // # Known limitations
 //
 // Whether a dropped deletion loses work is decided by following the key to
-// the syncs of the same package only: a worker whose sync lives in another
-// package, is reached through an interface, or reads the object through a
-// controller-runtime client or a store's GetByKey rather than a lister is
-// not followed, and the drop is reported; suppress it with the reason when
-// the sync ignores missing objects.
+// the syncs of the handler's package only: a worker loop of another package
+// is followed when it is handed a sync of the package, but a sync of
+// another package or one reached through an interface is not, nor one that
+// reads the object through a controller-runtime client, a store's GetByKey
+// or a wrapper of the module rather than a lister, nor a handler on an
+// informer that neither its type nor a field names, unless the handler
+// asserts the object's type itself (argo-rollouts' ingress controller,
+// registered on `cfg.IngressWrap.Informer()` and reading through its
+// IngressWrapper interface): the drop is reported; suppress it with the
+// reason when the sync ignores missing objects.
 //
 // Only the packages of the modules being analysed are followed: a helper or
 // watcher of a dependency of another module is code the analyzer cannot

@@ -54,6 +54,12 @@ type ParamEffect struct {
 	// type switch that never considers it, a key function that fails on
 	// it.
 	Drops string
+	// Enqueues, if not 0, is 1 + the index of a parameter holding a work
+	// queue (the receiver not counted): all the function does with the
+	// object is compute its key and add it to that queue, reporting aside
+	// (`func Enqueue(obj any, q workqueue.RateLimitingInterface)`). A drop
+	// there loses nothing more than the queued key.
+	Enqueues int
 }
 
 // AFact implements analysis.Fact.
@@ -71,6 +77,9 @@ func (f *HelperFact) String() string {
 		}
 		if p.Drops != "" {
 			s += " drops: " + p.Drops
+		}
+		if p.Enqueues > 0 {
+			s += fmt.Sprintf(" enqueues to param %d", p.Enqueues-1)
 		}
 		if !p.Settles && p.Panics == "" && p.Drops == "" {
 			s += " leaves it"
@@ -217,7 +226,7 @@ func (c *checker) checkHelperCall(f *flow, instr ssa.Instruction, st state, o or
 			c.found(o, harmPanic, instr.Pos(), "passes the object to "+name+", which "+panics, nil,
 				"%s panics on the cache.DeletedFinalStateUnknown tombstone a delete handler receives after a missed watch event: it %s%s", name, panics, o.context())
 			return
-		case drops != "" && !o.root.dropHarmless && !c.consideredAfter(f, instr):
+		case drops != "" && !o.root.dropHarmless && !c.consideredAfter(f, instr) && !c.rootDropLosesNothing(o):
 			c.found(o, harmDrop, instr.Pos(), "passes the object to "+name+", which "+drops, nil,
 				"the deletion is dropped when the object is a cache.DeletedFinalStateUnknown tombstone: %s %s%s", name, drops, o.context())
 			return
@@ -296,12 +305,16 @@ func (c *checker) funcName(fn *types.Func) string {
 
 // exportHelperFacts exports a HelperFact for each exported function, and
 // exported method of an exported type, of the package, with a parameter a
-// tombstone can arrive in (an empty interface).
+// tombstone can arrive in (an empty interface), and a WorkerFact for each
+// that runs a worker loop of a queue it is handed (worker.go).
 func (c *checker) exportHelperFacts() {
 	for _, obj := range summary.Callable(c.pass.Pkg) {
 		func() {
 			defer crash.At(c.pass.Fset, obj.Pos())
 			if fact := c.helperFact(obj); fact != nil {
+				c.pass.ExportObjectFact(obj, fact)
+			}
+			if fact := c.workerFact(obj); fact != nil {
 				c.pass.ExportObjectFact(obj, fact)
 			}
 		}()
@@ -328,7 +341,8 @@ func (c *checker) helperFact(obj *types.Func) *HelperFact {
 		}
 		t := target{fn, i + offset, mayBeTombstone}
 		e := c.effectOf(t)
-		params = append(params, ParamEffect{Param: i, Settles: c.summarize(t), Panics: e.panics, Drops: e.drops})
+		params = append(params, ParamEffect{Param: i, Settles: c.summarize(t), Panics: e.panics, Drops: e.drops,
+			Enqueues: c.enqueuesToParam(fn, fn.Params[i+offset], offset)})
 	}
 	if len(params) == 0 {
 		return nil

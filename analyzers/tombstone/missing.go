@@ -3,6 +3,7 @@ package tombstone
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -18,6 +19,16 @@ import (
 // is a no-op for this controller: dropping the tombstone loses nothing that
 // the sync would have done (kubernetes' expand controller). These functions
 // prove that chain; anything they cannot see through counts as lost.
+
+// An objKind is what a sync must read for a missing object to mean the
+// deleted one: an API object type (v1.PersistentVolumeClaim), or, for a
+// handler registered on an untyped informer held in a field (a dynamic
+// informer), that informer: the sync must read through a dynamic lister
+// built on its indexer (`dynamiclister.New(c.informer.GetIndexer(), gvr)`).
+type objKind struct {
+	typ      types.Type
+	informer *types.Var
+}
 
 // maxHelperDepth bounds how far an enqueue is followed into package helpers
 // (handler → enqueue(obj) → enqueueKey(obj)).
@@ -40,66 +51,100 @@ func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
 	if obj == nil {
 		return false
 	}
+	return c.enqueuedKeyIgnored(fn, obj, objKind{typ: objType})
+}
+
+// rootDropLosesNothing reports whether a tombstone dropped on the way from
+// o's handler is dropped without loss, whichever helper drops it: the
+// handler only enqueues its object's key (through helpers of its package
+// or enqueue helpers of other packages of the module), and each queue's
+// workers ignore a missing object of the kind its informer delivers.
+func (c *checker) rootDropLosesNothing(o origin) bool {
+	r := o.root
+	if r.fn == nil || r.kind == nil && r.informer == nil || r.mode != mayBeTombstone || r.param >= len(r.fn.Params) {
+		return false
+	}
+	return c.enqueuedKeyIgnored(r.fn, r.fn.Params[r.param], objKind{typ: r.kind, informer: r.informer})
+}
+
+// enqueuedKeyIgnored reports whether fn only adds obj's key to work queues
+// held in fields, and each queue's workers ignore missing objects of
+// objType.
+func (c *checker) enqueuedKeyIgnored(fn *ssa.Function, obj ssa.Value, objType objKind) bool {
 	queues, ok := c.enqueueOnly(fn, obj, 0)
 	if !ok || len(queues) == 0 {
 		return false
 	}
 	for q := range queues {
-		if !c.workersIgnoreMissing(q, objType) {
+		field := ssax.LoadedField(q)
+		if field == nil || !c.workersIgnoreMissing(field, objType) {
 			return false
 		}
 	}
 	return true
 }
 
+// enqueuesToParam is the Enqueues of a helper's ParamEffect: 1 + the index
+// (the receiver not counted) of the queue parameter that fn adds the key of
+// obj to when that is all it does with obj, or 0.
+func (c *checker) enqueuesToParam(fn *ssa.Function, obj ssa.Value, offset int) int {
+	queues, ok := c.enqueueOnly(fn, obj, 0)
+	if !ok || len(queues) != 1 {
+		return 0
+	}
+	for q := range queues {
+		if p, ok := q.(*ssa.Parameter); ok {
+			if i := slices.Index(fn.Params, p); i >= offset {
+				return i - offset + 1
+			}
+		}
+	}
+	return 0
+}
+
 // enqueueOnly reports whether everything fn does is reporting, computing
-// obj's key and adding that key to work queues held in struct fields, and
-// returns those fields.
-func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*types.Var]bool, bool) {
+// obj's key and adding that key to work queues, and returns those queues
+// as the values the queue methods are called on (a field load, a
+// parameter). The key may come from a key function, or from a helper of
+// the package that only computes it (returnsKey); the queue call may be an
+// enqueue helper of another package of the module (ParamEffect.Enqueues).
+func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[ssa.Value]bool, bool) {
 	if depth > maxHelperDepth {
 		return nil, false
 	}
 	objs := keyflow.Equivalent(obj)
 	keys := make(map[ssa.Value]bool)
-	queues := make(map[*types.Var]bool)
+	queues := make(map[ssa.Value]bool)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if outlives(instr) {
+				return nil, false // writes state that outlives the handler
+			}
 			switch instr := instr.(type) {
-			case *ssa.Store:
-				if ssax.LocalRoot(instr.Addr) == nil {
-					return nil, false // writes state that outlives the handler
-				}
-			case *ssa.MapUpdate, *ssa.Send, *ssa.Go:
-				return nil, false
 			case ssa.CallInstruction:
 				common := instr.Common()
 				if _, builtin := common.Value.(*ssa.Builtin); builtin || isReporting(ssax.Callee(common)) {
 					continue
 				}
+				if call, isCall := instr.(*ssa.Call); isCall && keyCall(call, objs, keys) {
+					continue
+				}
 				if tf, ok := tombstoneFuncOf(ssax.Callee(common)); ok && (tf.Handles || tf.Replacement != "") {
-					if call, isCall := instr.(*ssa.Call); isCall && len(common.Args) == 1 && objs[ssax.Unconvert(common.Args[0])] {
-						for _, ref := range *call.Referrers() {
-							if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-								keys[ext] = true
-							}
-						}
-						if _, tuple := call.Type().(*types.Tuple); !tuple {
-							keys[call] = true // ObjectToName
-						}
-						continue
-					}
-					return nil, false
+					return nil, false // the key of something else
 				}
 				if _, method, args, ok := keyflow.QueueOp(common); ok {
-					field := ssax.LoadedField(queueReceiver(common))
-					if !strings.HasPrefix(method, "Add") || field == nil || len(args) == 0 || !keys[ssax.Unconvert(args[0])] {
+					if !strings.HasPrefix(method, "Add") || len(args) == 0 || !keys[ssax.Unconvert(args[0])] {
 						return nil, false
 					}
-					queues[field] = true
+					queues[ssax.Unconvert(queueReceiver(common))] = true
 					continue
 				}
 				if readsObject(common, objs) {
 					continue // obj.GetName() and kin
+				}
+				if q := c.enqueueHelperQueue(common, objs); q != nil {
+					queues[q] = true
+					continue
 				}
 				callee, offset := c.localCallee(common)
 				if callee == nil {
@@ -114,6 +159,10 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*
 				if param < 0 || param >= len(callee.Params) {
 					return nil, false
 				}
+				if call, isCall := instr.(*ssa.Call); isCall && c.returnsKey(callee, callee.Params[param]) {
+					markKeys(call, keys)
+					continue
+				}
 				sub, ok := c.enqueueOnly(callee, callee.Params[param], depth+1)
 				if !ok {
 					return nil, false
@@ -125,6 +174,86 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[*
 		}
 	}
 	return queues, true
+}
+
+// keyCall reports whether call computes the key of one of objs with a key
+// function, and adds its key result to keys.
+func keyCall(call *ssa.Call, objs, keys map[ssa.Value]bool) bool {
+	common := call.Common()
+	tf, ok := tombstoneFuncOf(ssax.Callee(common))
+	if !ok || !tf.Handles && tf.Replacement == "" || len(common.Args) != 1 || !objs[ssax.Unconvert(common.Args[0])] {
+		return false
+	}
+	markKeys(call, keys)
+	return true
+}
+
+// markKeys adds the first result of call to keys.
+func markKeys(call *ssa.Call, keys map[ssa.Value]bool) {
+	for _, ref := range *call.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+			keys[ext] = true
+		}
+	}
+	if _, tuple := call.Type().(*types.Tuple); !tuple {
+		keys[call] = true // ObjectToName
+	}
+}
+
+// returnsKey reports whether fn only computes the key of the object in
+// param with a key function and returns it as its first result, reporting
+// aside (argo-rollouts' metaNamespaceKeyFunc, which lets a string through as
+// an explicit key).
+func (c *checker) returnsKey(fn *ssa.Function, param ssa.Value) bool {
+	objs := keyflow.Equivalent(param)
+	keys := make(map[ssa.Value]bool)
+	var rets []*ssa.Return
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, panics := instr.(*ssa.Panic); panics || outlives(instr) {
+				return false
+			}
+			switch instr := instr.(type) {
+			case *ssa.Return:
+				rets = append(rets, instr)
+			case ssa.CallInstruction:
+				common := instr.Common()
+				if _, builtin := common.Value.(*ssa.Builtin); builtin || isReporting(ssax.Callee(common)) {
+					continue
+				}
+				if call, isCall := instr.(*ssa.Call); !isCall || !keyCall(call, objs, keys) {
+					return false
+				}
+			}
+		}
+	}
+	for _, ret := range rets {
+		if len(ret.Results) == 0 || !keys[ret.Results[0]] {
+			return false
+		}
+	}
+	return len(rets) > 0
+}
+
+// enqueueHelperQueue returns the queue a call of an enqueue helper of
+// another package of the module (ParamEffect.Enqueues) adds the key of one
+// of objs to, or nil.
+func (c *checker) enqueueHelperQueue(common *ssa.CallCommon, objs map[ssa.Value]bool) ssa.Value {
+	for i, arg := range common.Args {
+		if !objs[ssax.Unconvert(arg)] {
+			continue
+		}
+		p, ok := c.helperEffect(common, i)
+		if !ok || p.Enqueues == 0 {
+			return nil
+		}
+		q := p.Enqueues - 1 + i - p.Param // the argument of the queue parameter
+		if q < 0 || q >= len(common.Args) {
+			return nil
+		}
+		return ssax.Unconvert(common.Args[q])
+	}
+	return nil
 }
 
 // readsObject reports whether a call is a getter of an API type's method
@@ -170,17 +299,20 @@ func queueReceiver(common *ssa.CallCommon) ssa.Value {
 	return common.Args[0]
 }
 
-// workersIgnoreMissing reports whether the queue held in field q has
-// workers, and each hands its key to syncs that return on an object of
-// objType missing from their lister, and otherwise only settles the key or
-// reports.
-func (c *checker) workersIgnoreMissing(q *types.Var, objType types.Type) bool {
+// workersIgnoreMissing reports whether the queue held in field q (or in a
+// field assigned from it, queueAliases) has workers, and each hands its key
+// to syncs that return on an object of objType missing from their lister,
+// and otherwise only settles the key or reports. A worker is a Get in the
+// package, or a worker loop of another package of the module (WorkerFact)
+// run on the queue with a sync of the package.
+func (c *checker) workersIgnoreMissing(q *types.Var, objType objKind) bool {
 	if c.gets == nil {
 		c.gets = keyflow.New(c.pkg).Gets(c.funcs)
 	}
+	fields := c.queueAliases(q)
 	workers, syncs := 0, 0
 	for _, it := range c.gets {
-		if ssax.LoadedField(queueReceiver(it.Get.Common())) != q {
+		if !fields[ssax.LoadedField(queueReceiver(it.Get.Common()))] {
 			continue
 		}
 		workers++
@@ -195,13 +327,25 @@ func (c *checker) workersIgnoreMissing(q *types.Var, objType types.Type) bool {
 			}
 		}
 	}
+	calls, facts := c.importedWorkers(fields)
+	for i, common := range calls {
+		workers++
+		if facts[i].Sync >= len(common.Args) {
+			return false
+		}
+		fn, offset := ssax.Func(c.pkg, common.Args[facts[i].Sync])
+		if fn == nil || facts[i].Key+offset >= len(fn.Params) || !c.ignoresMissing(fn, fn.Params[facts[i].Key+offset], objType) {
+			return false // a sync we cannot see, or one that acts on a missing object
+		}
+		syncs++
+	}
 	return workers > 0 && syncs > 0
 }
 
 // keyUse checks one instruction of a worker holding keys: it may settle
 // the key, report it, or pass it to syncs that ignore missing objects
 // (their number is returned); anything else may act on the key.
-func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType types.Type) (int, bool) {
+func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType objKind) (int, bool) {
 	switch instr := instr.(type) {
 	case *ssa.Store:
 		return 0, !keys[instr.Val] || ssax.LocalRoot(instr.Addr) != nil
@@ -217,12 +361,7 @@ func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType
 		return 0, !keys[instr.Key] && !keys[instr.Value]
 	case ssa.CallInstruction:
 		common := instr.Common()
-		param := -1
-		for i, arg := range common.Args {
-			if keys[arg] {
-				param = i
-			}
-		}
+		param := keyArg(common, keys)
 		if param < 0 {
 			return 0, true
 		}
@@ -285,20 +424,40 @@ func (c *checker) funcsCalled(common *ssa.CallCommon) ([]*ssa.Function, int) {
 	return fns, offset
 }
 
+// outlives reports whether instr leaves something behind its function:
+// a store to memory that is not local, a map update, a send, a goroutine.
+func outlives(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return ssax.LocalRoot(instr.Addr) == nil
+	case *ssa.MapUpdate, *ssa.Send, *ssa.Go:
+		return true
+	}
+	return false
+}
+
+// keyArg is the index of the last argument of a call that is one of keys,
+// or -1.
+func keyArg(common *ssa.CallCommon, keys map[ssa.Value]bool) int {
+	arg := -1
+	for i, a := range common.Args {
+		if keys[a] {
+			arg = i
+		}
+	}
+	return arg
+}
+
 // settlesOnly reports whether fn only calls queue methods and reports
 // (handleErr).
 func settlesOnly(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case *ssa.Store:
-				if ssax.LocalRoot(instr.Addr) == nil {
-					return false
-				}
-			case *ssa.MapUpdate, *ssa.Send, *ssa.Go:
+			if outlives(instr) {
 				return false
-			case ssa.CallInstruction:
-				common := instr.Common()
+			}
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				common := call.Common()
 				if _, _, _, ok := keyflow.QueueOp(common); ok {
 					continue
 				}
@@ -316,12 +475,12 @@ func settlesOnly(fn *ssa.Function) bool {
 // NotFound without doing anything: only reporting and parsing the key
 // happen on the way to that read, and only reporting on the way out, whose
 // error result is nil (an error would re-queue the key).
-func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType types.Type) bool {
+func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType objKind) bool {
 	keys := keyflow.Equivalent(keyParam)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !readsKeyObject(call, keys, objType) {
+			if !ok || !c.readsKeyObject(call, keys, objType) {
 				continue
 			}
 			notFound := notFoundBranch(call)
@@ -338,7 +497,7 @@ func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType t
 
 // readsKeyObject reports whether call reads one object of objType from a
 // lister by a name parsed from the key.
-func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type) bool {
+func (c *checker) readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType objKind) bool {
 	common := call.Common()
 	fn := ssax.Callee(common)
 	if fn == nil {
@@ -352,11 +511,19 @@ func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type)
 		}
 		recv = sig.Recv().Type()
 	}
-	if read, ok := kube.CacheReadOf(fn, recv); !ok || read.Many || !kube.IsLister(recv) {
+	read, ok := kube.CacheReadOf(fn, recv)
+	if !ok || read.Many {
 		return false
 	}
 	res := fn.Type().(*types.Signature).Results()
-	if res.Len() != 2 || !types.Identical(kube.Pointee(res.At(0).Type()), objType) {
+	switch {
+	case res.Len() != 2:
+		return false
+	case objType.typ != nil:
+		if !kube.IsLister(recv) || !types.Identical(kube.Pointee(res.At(0).Type()), objType.typ) {
+			return false
+		}
+	case !c.listsInformer(queueReceiver(common), objType.informer):
 		return false
 	}
 	for _, arg := range common.Args {
@@ -365,6 +532,81 @@ func readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType types.Type)
 		}
 	}
 	return false
+}
+
+// listsInformer reports whether lister, a dynamic lister or namespace
+// lister, reads the indexer of the informer held in field informer: it is
+// loaded from a field every store of which in the package is
+// `dynamiclister.New(<informer>.GetIndexer(), gvr)` (`.Namespace(ns)` of
+// it).
+func (c *checker) listsInformer(lister ssa.Value, informer *types.Var) bool {
+	if informer == nil {
+		return false
+	}
+	if call, ok := lister.(*ssa.Call); ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Namespace" {
+		lister = call.Common().Value
+	}
+	if !isDynamicLister(lister.Type()) {
+		return false
+	}
+	field := ssax.LoadedField(lister)
+	if field == nil {
+		return false
+	}
+	stores := 0
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || ssax.FieldOfAddr(st.Addr) != field {
+					continue
+				}
+				stores++
+				if !builtOn(st.Val, informer) {
+					return false
+				}
+			}
+		}
+	}
+	return stores > 0
+}
+
+// isLister reports whether t is a lister (kube.IsLister) or a dynamic
+// lister: reading it changes nothing.
+func isLister(t types.Type) bool {
+	return kube.IsLister(t) || isDynamicLister(t)
+}
+
+// isDynamicLister reports whether t is dynamiclister's Lister or
+// NamespaceLister.
+func isDynamicLister(t types.Type) bool {
+	return kube.Is(t, kube.DynamicListerPkg, "Lister") || kube.Is(t, kube.DynamicListerPkg, "NamespaceLister")
+}
+
+// builtOn reports whether v is `dynamiclister.New(x.GetIndexer(), ...)`
+// with x loaded from field informer.
+func builtOn(v ssa.Value, informer *types.Var) bool {
+	call, ok := ssax.Unconvert(v).(*ssa.Call)
+	if !ok || !kube.IsFunc(ssax.Callee(call.Common()), kube.DynamicListerPkg, "New") || len(call.Common().Args) == 0 {
+		return false
+	}
+	ix, ok := ssax.Unconvert(call.Common().Args[0]).(*ssa.Call)
+	if !ok || !ix.Common().IsInvoke() || ix.Common().Method.Name() != "GetIndexer" {
+		return false
+	}
+	return fieldOf(ix.Common().Value) == informer
+}
+
+// fieldOf is the struct field a value was read from: loaded through an
+// address (c.f) or taken from a struct value (cfg.f).
+func fieldOf(v ssa.Value) *types.Var {
+	if f, ok := v.(*ssa.Field); ok {
+		if st, ok := f.X.Type().Underlying().(*types.Struct); ok && f.Field < st.NumFields() {
+			return st.Field(f.Field)
+		}
+		return nil
+	}
+	return ssax.LoadedField(v)
 }
 
 // parsedFromKey reports whether v is the name a key parser
@@ -504,10 +746,10 @@ func inert(instr ssa.Instruction) bool {
 			return true
 		}
 		if common.IsInvoke() {
-			return kube.IsLister(common.Value.Type())
+			return isLister(common.Value.Type())
 		}
 		if fn != nil {
-			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && kube.IsLister(sig.Recv().Type()) {
+			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && isLister(sig.Recv().Type()) {
 				return true
 			}
 		}

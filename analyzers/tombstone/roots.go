@@ -45,6 +45,14 @@ type root struct {
 	// from, for a method implementing an interface method that a watcher
 	// package calls with deleted objects, names that method and package.
 	from string
+	// kind is the API object type the informer the handler is registered
+	// on delivers (v1.Service, not a pointer), when its type says
+	// (`factory.Core().V1().Services().Informer().AddEventHandler(...)`);
+	// nil for an untyped or unknown informer.
+	kind types.Type
+	// informer, when kind is nil, is the field holding the untyped
+	// informer the handler is registered on (`c.informer.AddEventHandler`).
+	informer *types.Var
 }
 
 // handlerFields are the fields of client-go's adaptor structs whose
@@ -67,9 +75,10 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		expr     ast.Expr
 		h        kube.HandlerStruct
 		harmless bool
+		reg      registration
 	}
 	var uses []use
-	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool) {
+	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool, reg registration) {
 		if !deleteFields[field] && !liveFields[field] {
 			return // Handler of a filtering handler, or unknown
 		}
@@ -77,7 +86,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 		if fn == nil {
 			return // a func from a call, a field, another package: not followed
 		}
-		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless})
+		uses = append(uses, use{fn: fn, role: field, expr: value, h: h, harmless: harmless, reg: reg})
 	}
 
 	for cur := range ins.Root().Preorder((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil)) {
@@ -92,8 +101,9 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			}
 			fields := literalFields(pass, n)
 			harmless := h.Filtering && wrapsNoDeleteFunc(pass, fields["Handler"])
+			reg := registeredOn(pass, cur)
 			for _, field := range slices.Sorted(maps.Keys(fields)) {
-				record(h, field, fields[field], harmless)
+				record(h, field, fields[field], harmless, reg)
 			}
 		case *ast.AssignStmt:
 			for i, lhs := range n.Lhs {
@@ -105,7 +115,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 				if !ok {
 					continue // not a field of a handler struct
 				}
-				record(h, sel.Sel.Name, n.Rhs[i], false)
+				record(h, sel.Sel.Name, n.Rhs[i], false, registration{})
 			}
 		}
 	}
@@ -132,6 +142,8 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			fn: u.fn, param: firstParam(u.fn), mode: m, role: u.role,
 			shared: live[u.fn], name: exprName(u.expr),
 			dropHarmless: u.harmless && u.role == "FilterFunc",
+			kind:         u.reg.kind,
+			informer:     u.reg.informer,
 		})
 	}
 
@@ -167,23 +179,69 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 // client-go or controller-runtime (kubernetes' resourceslice tracker, for
 // one): its delivery rules are its own, and tombstones may never come.
 func lookalikeRegistration(pass *analysis.Pass, cur inspector.Cursor) bool {
+	_, fn := registrationCall(pass, cur)
+	if fn == nil || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
+		return false
+	}
+	return !kube.IsHandlerRegistration(fn)
+}
+
+// registrationCall returns the method call the handler literal at cur is
+// passed to straight (`x.AddEventHandler(handler)`, `&handler` too): its
+// selector and the method, nil when it is not.
+func registrationCall(pass *analysis.Pass, cur inspector.Cursor) (*ast.SelectorExpr, *types.Func) {
 	parent := cur.Parent()
 	if u, ok := parent.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
 		parent = parent.Parent()
 	}
 	call, ok := parent.Node().(*ast.CallExpr)
 	if !ok {
-		return false
+		return nil, nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return false
+		return nil, nil
 	}
-	fn, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Func)
-	if !ok || !strings.HasPrefix(fn.Name(), "Add") || !strings.Contains(fn.Name(), "EventHandler") {
-		return false
+	fn, _ := pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if fn == nil {
+		return nil, nil
 	}
-	return !kube.IsHandlerRegistration(fn)
+	return sel, fn
+}
+
+// A registration says what a handler literal is registered on: the
+// object type the informer delivers when its type says, or else the field
+// that holds the (untyped) informer.
+type registration struct {
+	kind     types.Type
+	informer *types.Var
+}
+
+// registeredOn is what the handler literal at cur is passed straight to:
+// `inf.AddEventHandler(...)` on a typed informer, or on the untyped
+// Informer() of a generated one (`c.servicesInformer.Informer().
+// AddEventHandler(...)`), gives the kind; an untyped informer in a field
+// (`c.dynInformer.AddEventHandler(...)`) gives the field.
+func registeredOn(pass *analysis.Pass, cur inspector.Cursor) registration {
+	sel, fn := registrationCall(pass, cur)
+	if fn == nil || !kube.IsHandlerRegistration(fn) {
+		return registration{}
+	}
+	if kind := kube.ObjectOf(pass.TypesInfo.TypeOf(sel.X)); kind != nil {
+		return registration{kind: kind}
+	}
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.CallExpr:
+		if isel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && isel.Sel.Name == "Informer" && len(x.Args) == 0 {
+			return registration{kind: kube.ObjectOf(pass.TypesInfo.TypeOf(isel.X))}
+		}
+	case *ast.SelectorExpr:
+		if s, ok := pass.TypesInfo.Selections[x]; ok && s.Kind() == types.FieldVal {
+			field, _ := s.Obj().(*types.Var)
+			return registration{informer: field}
+		}
+	}
+	return registration{}
 }
 
 // exprName is how a message names the function a registration holds.

@@ -27,7 +27,7 @@ var Definition = define.New(define.Spec{
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, lend.Analyzer},
 	Scopes:    []string{kube.CachePkg},
-	FactTypes: []analysis.Fact{new(HelperFact), new(WatcherFact)},
+	FactTypes: []analysis.Fact{new(HelperFact), new(WatcherFact), new(WorkerFact)},
 	Run:       run,
 })
 

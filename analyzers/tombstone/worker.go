@@ -1,0 +1,418 @@
+package tombstone
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
+)
+
+// A module may run all its workers through one shared loop of another
+// package (argo-rollouts' controllerutil.RunWorker(ctx, c.queue, kind,
+// c.syncService, metrics)): it takes the keys from the queue it is handed
+// and hands each to the sync func it is handed. WorkerFact says so of such
+// a function, so that a dropped deletion is found harmless (missing.go)
+// when the sync the controller hands over ignores missing objects, as it
+// is when the controller runs the loop itself.
+
+// WorkerFact, on a function of a package of the analysed modules, says that
+// it runs a worker of the work queue in parameter Queue: each key it takes
+// with Get goes only to queue methods, to reporting, and to calls of the
+// func in parameter Sync, as its argument Key. Indexes do not count a
+// receiver.
+type WorkerFact struct {
+	Queue, Sync, Key int
+}
+
+// AFact implements analysis.Fact.
+func (*WorkerFact) AFact() {}
+
+func (f *WorkerFact) String() string {
+	return fmt.Sprintf("tombstone worker(queue param %d, sync param %d, key arg %d)", f.Queue, f.Sync, f.Key)
+}
+
+// maxWorkerDepth bounds how deep a worker loop is followed into the
+// package's functions and closures (RunWorker → processNextWorkItem → the
+// closure that runs the sync).
+const maxWorkerDepth = 4
+
+// workerFact summarises obj as a worker loop, or returns nil.
+func (c *checker) workerFact(obj *types.Func) *WorkerFact {
+	sig := obj.Signature()
+	hasQueue, hasFunc := false, false
+	for i := range sig.Params().Len() {
+		t := sig.Params().At(i).Type()
+		if _, ok := kube.QueueOf(t); ok {
+			hasQueue = true
+		}
+		if _, ok := t.Underlying().(*types.Signature); ok {
+			hasFunc = true
+		}
+	}
+	if !hasQueue || !hasFunc {
+		return nil
+	}
+	fn := c.prog.FuncValue(obj)
+	if fn == nil || fn.Blocks == nil {
+		return nil
+	}
+	offset := len(fn.Params) - sig.Params().Len()
+	env := &workerEnv{fn: fn, params: make([]int, len(fn.Params))}
+	for i := range env.params {
+		env.params[i] = i - offset // the receiver: -1, no parameter
+	}
+	w := &workerWalk{c: c, sig: sig, queue: -1, sync: -1, key: -1}
+	if !w.visit(env, 0) || w.gets == 0 || w.sync < 0 {
+		return nil
+	}
+	return &WorkerFact{Queue: w.queue, Sync: w.sync, Key: w.key}
+}
+
+// A workerEnv is a function of the worker loop with where its values come
+// from: for each parameter and free variable, the index of the summarised
+// function's parameter it holds (a free variable's cell holds it), or -1.
+type workerEnv struct {
+	fn     *ssa.Function
+	params []int
+	free   []int
+}
+
+// origin is the summarised function's parameter v holds, or -1.
+func (e *workerEnv) origin(v ssa.Value) int {
+	switch v := ssax.Unconvert(v).(type) {
+	case *ssa.Parameter:
+		for i, p := range e.fn.Params {
+			if p == v {
+				return e.params[i]
+			}
+		}
+	case *ssa.FreeVar:
+		return e.freeOrigin(v)
+	case *ssa.UnOp:
+		switch x := v.X.(type) {
+		case *ssa.FreeVar:
+			return e.freeOrigin(x) // a load from a captured variable's cell
+		case *ssa.Alloc:
+			return e.cellOrigin(x)
+		}
+	}
+	return -1
+}
+
+func (e *workerEnv) freeOrigin(fv *ssa.FreeVar) int {
+	for i, f := range e.fn.FreeVars {
+		if f == fv && i < len(e.free) {
+			return e.free[i]
+		}
+	}
+	return -1
+}
+
+// cellOrigin is what a local cell holds when one value is ever stored to
+// it (a captured parameter, spilled on entry).
+func (e *workerEnv) cellOrigin(cell *ssa.Alloc) int {
+	stored := -1
+	for _, ref := range *cell.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		if stored >= 0 {
+			return -1
+		}
+		if stored = e.origin(st.Val); stored < 0 {
+			return -1
+		}
+	}
+	return stored
+}
+
+// binding is the origin of a value bound to a closure: a cell, or a value.
+func (e *workerEnv) binding(v ssa.Value) int {
+	switch b := v.(type) {
+	case *ssa.Alloc:
+		return e.cellOrigin(b)
+	case *ssa.FreeVar:
+		return e.freeOrigin(b)
+	}
+	return e.origin(v)
+}
+
+// A workerWalk follows a worker loop: the queue parameter its Gets are
+// made on, the func parameter its keys go to.
+type workerWalk struct {
+	c         *checker
+	sig       *types.Signature
+	queue     int
+	sync, key int
+	gets      int
+}
+
+// visit checks the functions a worker loop runs: each Get on the queue
+// parameter and where its key goes, and the package functions and
+// closures handed the summarised function's parameters. It fails on a Get
+// of another queue with a key that goes anywhere but to reporting.
+func (w *workerWalk) visit(e *workerEnv, depth int) bool {
+	if depth > maxWorkerDepth {
+		return false
+	}
+	for _, b := range e.fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			if _, method, _, ok := keyflow.QueueOp(common); ok && method == "Get" {
+				origin := e.origin(queueReceiver(common))
+				if origin < 0 || w.queue >= 0 && w.queue != origin {
+					return false // another queue's worker
+				}
+				w.queue = origin
+				get, isCall := call.(*ssa.Call)
+				if !isCall {
+					return false
+				}
+				w.gets++
+				var key ssa.Value
+				for _, ref := range *get.Referrers() {
+					if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+						key = ext
+					}
+				}
+				if key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
+					return false
+				}
+				continue
+			}
+			// A package function or closure handed one of the
+			// parameters: part of the loop.
+			sub := w.callee(e, common)
+			if sub == nil {
+				continue
+			}
+			handed := false
+			for _, o := range append(append([]int(nil), sub.params...), sub.free...) {
+				if o >= 0 {
+					handed = true
+				}
+			}
+			if handed && !w.visit(sub, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// callee is the environment of the package function or closure a call
+// runs, nil for any other call.
+func (w *workerWalk) callee(e *workerEnv, common *ssa.CallCommon) *workerEnv {
+	fn, offset := w.c.localCallee(common)
+	if fn == nil {
+		return nil
+	}
+	sub := &workerEnv{fn: fn, params: make([]int, len(fn.Params))}
+	for i := range sub.params {
+		sub.params[i] = -1
+	}
+	for i, arg := range common.Args {
+		if i+offset < len(fn.Params) {
+			sub.params[i+offset] = e.origin(arg)
+		}
+	}
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			sub.free = append(sub.free, e.binding(b))
+		}
+	}
+	return sub
+}
+
+// keyUses reports whether the keys of a Get in e's function go only to
+// queue methods, reporting, key parsing, calls of the sync func parameter,
+// and closures and package functions that do the same.
+func (w *workerWalk) keyUses(e *workerEnv, keys map[ssa.Value]bool, depth int) bool {
+	if depth > maxWorkerDepth {
+		return false
+	}
+	for _, b := range e.fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if keys[instr.Val] && ssax.LocalRoot(instr.Addr) == nil {
+					return false
+				}
+			case *ssa.Send:
+				if keys[instr.X] {
+					return false
+				}
+			case *ssa.MapUpdate:
+				if keys[instr.Key] || keys[instr.Value] {
+					return false
+				}
+			case *ssa.MakeClosure:
+				if !w.closureKeys(e, instr, keys, depth) {
+					return false
+				}
+			case ssa.CallInstruction:
+				if !w.callKeys(e, instr, keys, depth) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// closureKeys checks a closure bound to a key: it is only called, and
+// uses the key as a worker may. Its calls are checked where it is made.
+func (w *workerWalk) closureKeys(e *workerEnv, mc *ssa.MakeClosure, keys map[ssa.Value]bool, depth int) bool {
+	var bound []ssa.Value
+	fn := mc.Fn.(*ssa.Function)
+	for i, b := range mc.Bindings {
+		if keys[b] && i < len(fn.FreeVars) {
+			bound = append(bound, fn.FreeVars[i])
+		}
+	}
+	if len(bound) == 0 {
+		return true
+	}
+	for _, ref := range *mc.Referrers() {
+		call, ok := ref.(ssa.CallInstruction)
+		if !ok || call.Common().Value != mc {
+			return false // the closure escapes: who runs it is unknown
+		}
+		for _, arg := range call.Common().Args {
+			if arg == ssa.Value(mc) {
+				return false
+			}
+		}
+	}
+	sub := &workerEnv{fn: fn, params: make([]int, len(fn.Params))}
+	for i := range sub.params {
+		sub.params[i] = -1
+	}
+	for _, b := range mc.Bindings {
+		sub.free = append(sub.free, e.binding(b))
+	}
+	return w.keyUses(sub, keyflow.Equivalent(bound...), depth+1)
+}
+
+// callKeys checks a call that may be handed a key.
+func (w *workerWalk) callKeys(e *workerEnv, call ssa.CallInstruction, keys map[ssa.Value]bool, depth int) bool {
+	common := call.Common()
+	arg := keyArg(common, keys)
+	if arg < 0 {
+		return true
+	}
+	if _, _, _, ok := keyflow.QueueOp(common); ok {
+		return true
+	}
+	if _, builtin := common.Value.(*ssa.Builtin); builtin {
+		return true
+	}
+	if fn := ssax.Callee(common); isReporting(fn) || isInert(fn) || kube.IsKeyParser(fn) {
+		return true
+	}
+	if !common.IsInvoke() && common.StaticCallee() == nil {
+		// A call of a func value: the sync parameter, with the key as
+		// argument arg.
+		o := e.origin(common.Value)
+		if o < 0 || o >= w.sig.Params().Len() {
+			return false
+		}
+		if _, ok := w.sig.Params().At(o).Type().Underlying().(*types.Signature); !ok {
+			return false
+		}
+		if w.sync >= 0 && (w.sync != o || w.key != arg) {
+			return false
+		}
+		w.sync, w.key = o, arg
+		return true
+	}
+	// A package function or an immediately called closure: its
+	// parameter holds the key (a closure's free variables are checked
+	// where it is made).
+	fn, offset := w.c.localCallee(common)
+	if fn == nil || arg+offset >= len(fn.Params) {
+		return false
+	}
+	return w.keyUses(w.callee(e, common), keyflow.Equivalent(fn.Params[arg+offset]), depth+1)
+}
+
+// queueAliases are the fields that hold the same queue as field q: q, and
+// the fields every store of which in the package is a load of one of them
+// (`c.queue = cfg.Queue`, `&Controller{queue: cfg.Queue}`).
+func (c *checker) queueAliases(q *types.Var) map[*types.Var]bool {
+	stores := make(map[*types.Var][]ssa.Value)
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if f := ssax.FieldOfAddr(st.Addr); f != nil {
+						stores[f] = append(stores[f], st.Val)
+					}
+				}
+			}
+		}
+	}
+	aliases := map[*types.Var]bool{q: true}
+	for changed := true; changed; {
+		changed = false
+		for f, vals := range stores {
+			if aliases[f] {
+				continue
+			}
+			all := true
+			for _, v := range vals {
+				if !aliases[ssax.LoadedField(ssax.Unconvert(v))] {
+					all = false
+					break
+				}
+			}
+			if all {
+				aliases[f], changed = true, true
+			}
+		}
+	}
+	return aliases
+}
+
+// importedWorkers are the calls in the package of worker loops of other
+// packages (WorkerFact) run on a queue loaded from one of fields, with the
+// fact of each.
+func (c *checker) importedWorkers(fields map[*types.Var]bool) (calls []*ssa.CallCommon, facts []*WorkerFact) {
+	if !c.imports {
+		return nil, nil
+	}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || call.Common().IsInvoke() {
+					continue
+				}
+				common := call.Common()
+				callee := ssax.Callee(common)
+				if callee == nil || callee.Pkg() == nil || callee.Pkg() == c.pass.Pkg || callee.Signature().Recv() != nil {
+					continue
+				}
+				var fact WorkerFact
+				if !summary.Visible(c.pass, callee) || !c.pass.ImportObjectFact(callee.Origin(), &fact) {
+					continue
+				}
+				if fact.Queue >= len(common.Args) || !fields[ssax.LoadedField(ssax.Unconvert(common.Args[fact.Queue]))] {
+					continue
+				}
+				calls, facts = append(calls, common), append(facts, &fact)
+			}
+		}
+	}
+	return calls, facts
+}
