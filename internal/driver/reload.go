@@ -48,7 +48,7 @@ func Keep(ctx context.Context, cfg *Config, pkgs []*packages.Package, started ti
 // Otherwise ok is false, and only Load can say what the packages are.
 // Packages without errors are prev's from then on.
 func Reload(cfg *Config, prev *Loaded) (pkgs []*packages.Package, err error, ok bool) {
-	if prev == nil || prev.reloads >= maxReloads || !prev.cfg.sameLoad(cfg) || !prev.stamps.Unchanged() {
+	if prev == nil || prev.reloads >= maxReloads || !prev.cfg.sameLoad(cfg) || !prev.stamps.Unchanged(cfg.Overlay) {
 		return nil, nil, false
 	}
 	prev.reloads++
@@ -62,6 +62,11 @@ func Reload(cfg *Config, prev *Loaded) (pkgs []*packages.Package, err error, ok 
 	prev.pkgs = pkgs
 	return pkgs, nil, true
 }
+
+// DependsOn reports whether the package in dir, one the user may edit
+// (outside the module cache and GOROOT), is a dependency of what prev
+// loaded: its unsaved text changes what the packages are.
+func (prev *Loaded) DependsOn(dir string) bool { return prev.stamps.DependsOn(dir) }
 
 // sameLoad reports whether a load for cfg lists what one for c does,
 // given the same files.

@@ -79,6 +79,10 @@ func Run(ctx context.Context, in io.ReadCloser, out io.Writer, opts Options) int
 	}
 	cmd.Env = append(slices.Clip(env), GuardEnv+"=1")
 	cmd.Stderr = opts.Stderr
+	// gopls's children (the go command, which it runs in a process group
+	// of its own) may hold its stderr open after it is gone: Wait would
+	// wait for them to end before the proxy could exit.
+	cmd.WaitDelay = 2 * time.Second
 	toGopls, err := cmd.StdinPipe()
 	if err != nil {
 		fmt.Fprintf(opts.Stderr, "ctrllint gopls: %v\n", err)

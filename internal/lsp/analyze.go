@@ -29,6 +29,9 @@ type pkgState struct {
 
 	// Guarded by Engine.mu.
 	results map[string]*fileResult // by file path, from the last run
+	// dependsOn is loaded's DependsOn while there is a kept load: which
+	// open packages an edit elsewhere must run again.
+	dependsOn func(dir string) bool
 
 	// Owned by the worker.
 	published map[string]uri.URI // files last published with diagnostics
@@ -113,7 +116,7 @@ func (s *Engine) run(p *pkgState) {
 			s.analyzeUntilKicked(p)
 		} else {
 			s.mu.Lock()
-			p.results = nil
+			p.results, p.dependsOn = nil, nil
 			s.mu.Unlock()
 			p.loaded = nil
 			s.publish(p, nil)
@@ -146,18 +149,18 @@ func (s *Engine) analyzeUntilKicked(p *pkgState) {
 	<-watched
 }
 
-// snapshot returns the version of each open document in dir, and their
-// texts that differ from the files (absolute path → text), which are
-// what is analysed: the editor's unsaved buffers.
+// snapshot returns the version of each open document in dir, and the
+// texts of every open document that differ from its file (absolute path
+// → text), which are what is analysed: the editor's unsaved buffers,
+// this package's and those of the packages it imports.
 func (s *Engine) snapshot(dir string) (map[string]int32, map[string][]byte) {
 	s.mu.Lock()
 	versions := make(map[string]int32)
 	texts := make(map[string][]byte)
 	for path, d := range s.docs {
-		if filepath.Dir(path) != dir {
-			continue
+		if filepath.Dir(path) == dir {
+			versions[path] = d.version
 		}
-		versions[path] = d.version
 		if !d.lost {
 			texts[path] = d.text
 		}
@@ -334,6 +337,9 @@ func (s *Engine) analyze(ctx context.Context, p *pkgState) {
 		}
 		if kept != nil {
 			p.loaded = kept
+			s.mu.Lock()
+			p.dependsOn = kept.DependsOn
+			s.mu.Unlock()
 			s.logf("ctrllint: %s: kept the load: edits of the package's text are type-checked over its dependencies", pattern)
 		}
 	}

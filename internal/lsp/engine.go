@@ -90,6 +90,7 @@ func (s *Engine) DidOpen(params *protocol.DidOpenTextDocumentParams) {
 	s.docs[path] = &document{uri: params.TextDocument.URI, version: params.TextDocument.Version, text: append([]byte{}, params.TextDocument.Text...)}
 	s.mu.Unlock()
 	s.schedule(filepath.Dir(path))
+	s.scheduleImporters(filepath.Dir(path))
 }
 
 func (s *Engine) DidChange(params *protocol.DidChangeTextDocumentParams) {
@@ -116,6 +117,7 @@ func (s *Engine) DidChange(params *protocol.DidChangeTextDocumentParams) {
 		s.show(protocol.MessageTypeError, "ctrllint lost track of the edits to %s (%v): it analyses the saved file until the document is reopened", path, err)
 	}
 	s.schedule(filepath.Dir(path))
+	s.scheduleImporters(filepath.Dir(path))
 }
 
 func (s *Engine) DidSave(params *protocol.DidSaveTextDocumentParams) {
@@ -131,6 +133,26 @@ func (s *Engine) DidSave(params *protocol.DidSaveTextDocumentParams) {
 	for _, other := range s.openDirs() {
 		if other != dir {
 			s.schedule(other)
+		}
+	}
+}
+
+// scheduleImporters asks for the open packages whose kept load depends on
+// the package in dir to be analysed again: they are analysed with its
+// unsaved text. (A package without a kept load sees it at its own next
+// run, or at a save, which runs every open package.)
+func (s *Engine) scheduleImporters(dir string) {
+	s.mu.Lock()
+	var dirs []string
+	for d, p := range s.pkgs {
+		if d != dir && p.dependsOn != nil && p.dependsOn(dir) {
+			dirs = append(dirs, d)
+		}
+	}
+	s.mu.Unlock()
+	for _, d := range dirs {
+		if s.isOpen(d) {
+			s.schedule(d)
 		}
 	}
 }
@@ -160,6 +182,7 @@ func (s *Engine) DidClose(params *protocol.DidCloseTextDocumentParams) {
 	delete(s.docs, path)
 	s.mu.Unlock()
 	s.schedule(filepath.Dir(path))
+	s.scheduleImporters(filepath.Dir(path)) // its unsaved text is gone
 }
 
 // errShutdown is CodeAction's answer after Shutdown.

@@ -157,3 +157,42 @@ func TestSaveReanalysesImporters(t *testing.T) {
 		return false
 	})
 }
+
+// An unsaved edit of a package that an open package imports is analysed
+// with it, as a save would be: the importer runs again with the text.
+func TestUnsavedDependency(t *testing.T) {
+	dir, dep, _ := depFixture(t)
+	s := start(t, testOptions())
+	c := s.client
+	s.initialize(t, filepath.Dir(dir))
+	handlers := s.open(t, filepath.Join(dir, "handlers.go"))
+	c.await(t, "the load to be kept", func() bool {
+		return len(c.diags[handlers]) == 2 && countLogged(c.logged, "./tombstonefix: kept the load") == 1
+	})
+	text, err := os.ReadFile(dep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depURI := s.open(t, dep)
+	runs := func() int { return countLogged(c.logged, "./tombstonefix: ") }
+	c.mu.Lock()
+	n := runs()
+	c.mu.Unlock()
+	s.change(t, depURI, &protocol.TextDocumentContentChangeWholeDocument{Text: "package dep\n"})
+	c.await(t, "the importer to see dep's unsaved text", func() bool {
+		return countLogged(c.logged, "undefined: dep.Name") > 0
+	})
+	s.change(t, depURI, &protocol.TextDocumentContentChangeWholeDocument{Text: string(text)})
+	c.await(t, "the importer to see dep's text back", func() bool {
+		last := ""
+		for _, l := range c.logged {
+			if strings.Contains(l, "./tombstonefix: ") && strings.Contains(l, "findings in") {
+				last = l
+			}
+		}
+		return runs() > n && len(c.diags[handlers]) == 2 && strings.Contains(last, "type-checked over the last load's dependencies")
+	})
+	if got, _ := os.ReadFile(dep); string(got) != string(text) {
+		t.Errorf("dep.go changed on disk")
+	}
+}

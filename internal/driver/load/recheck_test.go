@@ -225,21 +225,56 @@ func TestStamps(t *testing.T) {
 		if len(s.files) == 0 {
 			t.Fatalf("%s: nothing stamped", name)
 		}
-		if !s.Unchanged() {
+		if !s.Unchanged(nil) {
 			t.Fatalf("%s: changed before the change", name)
 		}
 		// The package's own files are Recheck's to read.
 		if err := os.WriteFile(filepath.Join(dir, "p", "p.go"), []byte(recheckModule["p/p.go"]+"\n// saved\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if !s.Unchanged() {
+		if !s.Unchanged(nil) {
 			t.Errorf("%s: a save of the package's own file counts as a change", name)
 		}
 		if err := change(dir); err != nil {
 			t.Fatal(err)
 		}
-		if s.Unchanged() {
+		if s.Unchanged(nil) {
 			t.Errorf("%s: not seen", name)
+		}
+	}
+
+	// The editor's unsaved text of a dependency is part of what was
+	// loaded; the package's own is Recheck's.
+	{
+		dir := aged(t, recheckModule)
+		depFile := filepath.Join(dir, "dep", "dep.go")
+		unsaved := map[string][]byte{depFile: []byte("package dep\n\ntype T struct{ A, B int }\n\nfunc New() T { return T{} }\n")}
+		opts := &Options{Dir: dir, Patterns: []string{"./p"}, Overlay: unsaved}
+		start := time.Now()
+		prev, err := Packages(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Stamp(ctx, opts, prev, start)
+		if err != nil || s == nil {
+			t.Fatalf("Stamp with an overlay: %v, %v", s, err)
+		}
+		own := map[string][]byte{filepath.Join(dir, "p", "p.go"): []byte(recheckModule["p/p.go"] + "\n// typed\n")}
+		for name, tc := range map[string]struct {
+			overlay map[string][]byte
+			want    bool
+		}{
+			"the same unsaved text":              {unsaved, true},
+			"the package's own text besides":     {map[string][]byte{depFile: unsaved[depFile], filepath.Join(dir, "p", "p.go"): own[filepath.Join(dir, "p", "p.go")]}, true},
+			"the dependency's unsaved text gone": {own, false},
+			"the dependency edited further":      {map[string][]byte{depFile: []byte("package dep\n")}, false},
+		} {
+			if got := s.Unchanged(tc.overlay); got != tc.want {
+				t.Errorf("%s: unchanged %v, want %v", name, got, tc.want)
+			}
+		}
+		if !s.DependsOn(filepath.Join(dir, "dep")) || s.DependsOn(filepath.Join(dir, "p")) {
+			t.Errorf("DependsOn: dep %v, p %v; want true, false", s.DependsOn(filepath.Join(dir, "dep")), s.DependsOn(filepath.Join(dir, "p")))
 		}
 	}
 

@@ -2,8 +2,10 @@ package load
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +31,12 @@ type Stamps struct {
 	files  map[string]stamp
 	absent []string            // files that must not appear
 	dirs   map[string][]string // root directory → the names it held
+	// deps are the directories of the dependencies stamped (those
+	// outside the module cache and GOROOT), and overlay the hash of each
+	// overlay file in one of them as the load read it: an editor's unsaved
+	// text of a package this one imports.
+	deps    map[string]bool
+	overlay map[string]FileHash
 }
 
 type stamp struct {
@@ -53,7 +61,7 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 		return nil, err
 	}
 	immutable := []string{env["GOROOT"], env["GOMODCACHE"]}
-	s := &Stamps{files: make(map[string]stamp), dirs: make(map[string][]string)}
+	s := &Stamps{files: make(map[string]stamp), dirs: make(map[string][]string), deps: make(map[string]bool), overlay: make(map[string]FileHash)}
 	var paths []string
 	add := func(files ...string) {
 		for _, f := range files {
@@ -104,9 +112,13 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 		add(p.OtherFiles...)
 		add(p.IgnoredFiles...)
 		if len(p.GoFiles) > 0 {
-			add(filepath.Dir(p.GoFiles[0]))
+			if dir := filepath.Dir(p.GoFiles[0]); !under(dir, immutable) {
+				add(dir)
+				s.deps[dir] = true
+			}
 		}
 	})
+	s.overlay = s.depOverlay(opts.Overlay)
 	for _, path := range paths {
 		st, err := statOf(path)
 		if os.IsNotExist(err) && strings.HasSuffix(path, ".sum") {
@@ -143,9 +155,28 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 	return s, nil
 }
 
-// Unchanged reports whether every file stamped is as it was, and the
-// roots' directories hold the same files.
-func (s *Stamps) Unchanged() bool {
+// depOverlay hashes the files of overlay in the dependencies' directories.
+func (s *Stamps) depOverlay(overlay map[string][]byte) map[string]FileHash {
+	out := make(map[string]FileHash)
+	for path, text := range overlay {
+		if s.deps[filepath.Dir(path)] {
+			out[path] = sha256.Sum256(text)
+		}
+	}
+	return out
+}
+
+// DependsOn reports whether the package in dir, outside the module cache
+// and GOROOT, is among the dependencies stamped.
+func (s *Stamps) DependsOn(dir string) bool { return s.deps[dir] }
+
+// Unchanged reports whether every file stamped is as it was, the roots'
+// directories hold the same files, and overlay, the editor's unsaved texts
+// now, has for the dependencies' files what the load's had.
+func (s *Stamps) Unchanged(overlay map[string][]byte) bool {
+	if !maps.Equal(s.depOverlay(overlay), s.overlay) {
+		return false
+	}
 	for path, want := range s.files {
 		if got, err := statOf(path); err != nil || got != want {
 			return false
