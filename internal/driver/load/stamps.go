@@ -3,11 +3,8 @@ package load
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
-	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,27 +42,22 @@ type stamp struct {
 	dir   bool
 }
 
-// mtimeSlack is how long before the load a file must have last changed
-// to be known unchanged since: a file system may keep times as coarse as
-// seconds, and the go command may read a file while it is being written.
-const mtimeSlack = 2 * time.Second
-
 // Stamp stamps what the graph below roots, which Packages returned for a
 // load with opts that started at loaded, was read from. It returns nil
 // when it cannot tell (a file changed since the load may have started,
 // the roots' directories hold files the load did not list): only a new
 // load can say what the packages are then.
 func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded time.Time) (*Stamps, error) {
-	env, err := goEnv(ctx, opts, "GOROOT", "GOMODCACHE", "GOWORK")
-	if err != nil {
+	var env struct{ GOROOT, GOMODCACHE, GOWORK string }
+	if err := GoEnv(ctx, opts, &env, "GOROOT", "GOMODCACHE", "GOWORK"); err != nil {
 		return nil, err
 	}
-	immutable := []string{env["GOROOT"], env["GOMODCACHE"]}
+	places := Places{GOROOT: env.GOROOT, GOMODCACHE: env.GOMODCACHE}
 	s := &Stamps{files: make(map[string]stamp), dirs: make(map[string][]string), deps: make(map[string]bool), overlay: make(map[string]FileHash)}
 	var paths []string
 	add := func(files ...string) {
 		for _, f := range files {
-			if f != "" && !under(f, immutable) {
+			if f != "" {
 				paths = append(paths, f)
 			}
 		}
@@ -77,7 +69,7 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 			add(r.Module.GoMod, filepath.Join(filepath.Dir(r.Module.GoMod), "go.sum"))
 		}
 	}
-	if w := env["GOWORK"]; w != "" && w != "off" {
+	if w := env.GOWORK; w != "" && w != "off" {
 		add(w, w+".sum")
 	} else if w == "" {
 		// A go.work created above the module would change what the go
@@ -100,8 +92,8 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 	}
 	// Packages' roots import the packages of its listing, files included.
 	packages.Visit(roots, nil, func(p *packages.Package) {
-		if isRoot[p.ID] || isTestMain(p) {
-			return // Recheck reads a root's files; a test main's are the go command's
+		if isRoot[p.ID] || isTestMain(p) || places.InModCache(p) || places.InGoroot(p) {
+			return // Recheck reads a root's files; the others are the go command's
 		}
 		if len(p.GoFiles) > 0 {
 			if _, ok := s.dirs[filepath.Dir(p.GoFiles[0])]; ok {
@@ -112,10 +104,9 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 		add(p.OtherFiles...)
 		add(p.IgnoredFiles...)
 		if len(p.GoFiles) > 0 {
-			if dir := filepath.Dir(p.GoFiles[0]); !under(dir, immutable) {
-				add(dir)
-				s.deps[dir] = true
-			}
+			dir := filepath.Dir(p.GoFiles[0])
+			add(dir)
+			s.deps[dir] = true
 		}
 	})
 	s.overlay = s.depOverlay(opts.Overlay)
@@ -127,7 +118,7 @@ func Stamp(ctx context.Context, opts *Options, roots []*packages.Package, loaded
 			s.absent = append(s.absent, path)
 			continue
 		}
-		if err != nil || !st.mtime.Before(loaded.Add(-mtimeSlack)) {
+		if err != nil || !Settled(st.mtime, loaded) {
 			return nil, nil
 		}
 		s.files[path] = st
@@ -226,30 +217,4 @@ func sourceNames(dir string) ([]string, error) {
 		}
 	}
 	return names, nil // ReadDir sorts them
-}
-
-// under reports whether path is in one of dirs.
-func under(path string, dirs []string) bool {
-	for _, d := range dirs {
-		if d != "" && (path == d || strings.HasPrefix(path, d+string(filepath.Separator))) {
-			return true
-		}
-	}
-	return false
-}
-
-// goEnv asks the go command, as opts run it, for the variables named.
-func goEnv(ctx context.Context, opts *Options, names ...string) (map[string]string, error) {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"env", "-json"}, names...)...)
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env: %v", err)
-	}
-	env := make(map[string]string)
-	if err := json.Unmarshal(out, &env); err != nil {
-		return nil, fmt.Errorf("go env: %v", err)
-	}
-	return env, nil
 }

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -60,6 +59,8 @@ type Cache struct {
 type goEnv struct {
 	GOROOT, GOVERSION, GOMODCACHE, GOOS, GOARCH, CGO_ENABLED, GOFLAGS, GOEXPERIMENT, GOWORK, GODEBUG string
 }
+
+func (e goEnv) places() load.Places { return load.Places{GOROOT: e.GOROOT, GOMODCACHE: e.GOMODCACHE} }
 
 // entry is what is stored for one root package.
 type entry struct {
@@ -222,27 +223,12 @@ func (rc *Cache) unchanged(p *packages.Package) bool {
 	return ok
 }
 
-// mtimeSlack is how long before the run a modification must be for the
-// file to count as unchanged: the kernel stamps files from a clock that
-// lags the one time.Now reads by up to a scheduler tick, and a file system
-// whose times have no fraction of a second may round a later write down to
-// the whole second.
-const (
-	mtimeSlack       = 50 * time.Millisecond
-	coarseMtimeSlack = 2 * time.Second
-)
-
 func (rc *Cache) before(name string) bool {
 	st, err := os.Stat(name)
 	if err != nil {
 		return false
 	}
-	mt := st.ModTime()
-	slack := mtimeSlack
-	if mt.Nanosecond() == 0 {
-		slack = coarseMtimeSlack
-	}
-	return mt.Before(rc.start.Add(-slack))
+	return load.Settled(st.ModTime(), rc.start)
 }
 
 // keyedFiles are the files whose content a package's key covers.
@@ -328,30 +314,8 @@ func (rc *Cache) key(p *packages.Package) (string, error) {
 	return k, nil
 }
 
-func (rc *Cache) inModCache(p *packages.Package) bool {
-	m := p.Module
-	if m == nil || m.Version == "" || m.Replace != nil && m.Replace.Version == "" || rc.env.GOMODCACHE == "" {
-		return false
-	}
-	for _, f := range p.GoFiles {
-		if !strings.HasPrefix(f, rc.env.GOMODCACHE+string(filepath.Separator)) {
-			return false
-		}
-	}
-	return len(p.GoFiles) > 0
-}
-
-func (rc *Cache) inGoroot(p *packages.Package) bool {
-	if p.Module != nil || rc.env.GOROOT == "" {
-		return false
-	}
-	for _, f := range p.GoFiles {
-		if !strings.HasPrefix(f, rc.env.GOROOT+string(filepath.Separator)) {
-			return false
-		}
-	}
-	return len(p.GoFiles) > 0
-}
+func (rc *Cache) inModCache(p *packages.Package) bool { return rc.env.places().InModCache(p) }
+func (rc *Cache) inGoroot(p *packages.Package) bool   { return rc.env.places().InGoroot(p) }
 
 // hashFile returns the hash of a file's content, the same for every key
 // of the run that covers the file.
@@ -473,15 +437,8 @@ func (rc *Cache) put(p *packages.Package, e entry) {
 
 // readGoEnv asks the go command for what decides how packages build.
 func readGoEnv(ctx context.Context, opts *load.Options) (goEnv, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK", "GODEBUG")
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
-	out, err := cmd.Output()
-	if err != nil {
-		return goEnv{}, err
-	}
 	var env goEnv
-	err = json.Unmarshal(out, &env)
+	err := load.GoEnv(ctx, opts, &env, "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK", "GODEBUG")
 	return env, err
 }
 
