@@ -48,17 +48,12 @@ func reachableAfter(instr ssa.Instruction) instrs {
 // parameter, a local).
 func factoryKey(v ssa.Value) any {
 	v = ssax.Unconvert(v)
+	if f := ssax.FieldOf(v); f != nil {
+		return f
+	}
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if f := ssax.FieldOfAddr(load.X); f != nil {
-			return f
-		}
 		if g, ok := load.X.(*ssa.Global); ok {
 			return g
-		}
-	}
-	if fv, ok := v.(*ssa.Field); ok {
-		if st, ok := fv.X.Type().Underlying().(*types.Struct); ok && fv.Field < st.NumFields() {
-			return st.Field(fv.Field)
 		}
 	}
 	return v

@@ -546,7 +546,7 @@ func (c *checker) listsInformer(lister ssa.Value, informer *types.Var) bool {
 	if call, ok := lister.(*ssa.Call); ok && call.Common().IsInvoke() && call.Common().Method.Name() == "Namespace" {
 		lister = call.Common().Value
 	}
-	if !isDynamicLister(lister.Type()) {
+	if !kube.IsDynamicLister(lister.Type()) {
 		return false
 	}
 	field := ssax.LoadedField(lister)
@@ -574,13 +574,7 @@ func (c *checker) listsInformer(lister ssa.Value, informer *types.Var) bool {
 // isLister reports whether t is a lister (kube.IsLister) or a dynamic
 // lister: reading it changes nothing.
 func isLister(t types.Type) bool {
-	return kube.IsLister(t) || isDynamicLister(t)
-}
-
-// isDynamicLister reports whether t is dynamiclister's Lister or
-// NamespaceLister.
-func isDynamicLister(t types.Type) bool {
-	return kube.Is(t, kube.DynamicListerPkg, "Lister") || kube.Is(t, kube.DynamicListerPkg, "NamespaceLister")
+	return kube.IsLister(t) || kube.IsDynamicLister(t)
 }
 
 // builtOn reports whether v is `dynamiclister.New(x.GetIndexer(), ...)`
@@ -594,19 +588,7 @@ func builtOn(v ssa.Value, informer *types.Var) bool {
 	if !ok || !ix.Common().IsInvoke() || ix.Common().Method.Name() != "GetIndexer" {
 		return false
 	}
-	return fieldOf(ix.Common().Value) == informer
-}
-
-// fieldOf is the struct field a value was read from: loaded through an
-// address (c.f) or taken from a struct value (cfg.f).
-func fieldOf(v ssa.Value) *types.Var {
-	if f, ok := v.(*ssa.Field); ok {
-		if st, ok := f.X.Type().Underlying().(*types.Struct); ok && f.Field < st.NumFields() {
-			return st.Field(f.Field)
-		}
-		return nil
-	}
-	return ssax.LoadedField(v)
+	return ssax.FieldOf(ix.Common().Value) == informer
 }
 
 // parsedFromKey reports whether v is the name a key parser

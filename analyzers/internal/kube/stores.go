@@ -52,9 +52,9 @@ func CacheReadOf(fn *types.Func, recv types.Type) (CacheRead, bool) {
 	if sig == nil || sig.Recv() == nil || sig.Results().Len() == 0 {
 		return CacheRead{}, false
 	}
-	path, name := PathName(recv)
+	path, _ := PathName(recv)
 	res := sig.Results().At(0).Type()
-	if path == DynamicListerPkg && (name == "Lister" || name == "NamespaceLister") {
+	if IsDynamicLister(recv) {
 		r, ok := cacheReadMethods[fn.Name()]
 		return r, ok && (fn.Name() == "Get" || fn.Name() == "List")
 	}
@@ -70,6 +70,12 @@ func CacheReadOf(fn *types.Func, recv types.Type) (CacheRead, bool) {
 		return CacheRead{Many: true}, IsPointer(s.Elem()) && IsObjectType(s.Elem())
 	}
 	return CacheRead{}, IsPointer(res) && IsObjectType(res)
+}
+
+// IsDynamicLister reports whether t is a dynamic informer's lister,
+// dynamiclister.Lister or NamespaceLister.
+func IsDynamicLister(t types.Type) bool {
+	return Is(t, DynamicListerPkg, "Lister") || Is(t, DynamicListerPkg, "NamespaceLister")
 }
 
 // carriesObjects reports whether a read's result can hold objects: an

@@ -53,6 +53,18 @@ func LoadedField(v ssa.Value) *types.Var {
 	return nil
 }
 
+// FieldOf returns the struct field a value was read from, loaded through
+// an address (p.f) or taken from a struct value (s.f), or nil.
+func FieldOf(v ssa.Value) *types.Var {
+	if f, ok := v.(*ssa.Field); ok {
+		if st, ok := f.X.Type().Underlying().(*types.Struct); ok && f.Field < st.NumFields() {
+			return st.Field(f.Field)
+		}
+		return nil
+	}
+	return LoadedField(v)
+}
+
 // Reaches reports whether some block reachable from the given ones (them
 // included) satisfies pred, searching each block once.
 func Reaches(from []*ssa.BasicBlock, pred func(*ssa.BasicBlock) bool) bool {
