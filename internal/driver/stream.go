@@ -81,7 +81,9 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			}
 		}
 	})
+	decoderDone := make(chan struct{})
 	go func() {
+		defer close(decoderDone)
 		for _, p := range plan.Order {
 			if ctx.Err() != nil {
 				break
@@ -113,7 +115,10 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			analysed(u.pkg, r.res)
 		}
 	})
-	decoded.Wait(len(plan.Order)) // the decoder stops too
+	// The decoder stops too, and says Decoded before Done: Config.Phases
+	// is called in order, never concurrently (waiting for the last decode
+	// alone let Done come first).
+	<-decoderDone
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
