@@ -15,22 +15,25 @@ import (
 
 // options are the parsed command line of a standalone run.
 type options struct {
-	format   string
-	fix      bool
-	explain  string
-	list     bool
-	enable   string
-	disable  string
-	tags     string
-	tests    bool
-	cache    bool
-	dir      string
-	version  bool
-	cpuprof  string
-	memprof  string
-	newCode  newCodeOptions
-	verbose  bool
-	patterns []string
+	format string
+	fix    bool
+	// fixOutside lets -fix write through a symbolic link to a file
+	// outside the link's module.
+	fixOutside bool
+	explain    string
+	list       bool
+	enable     string
+	disable    string
+	tags       string
+	tests      bool
+	cache      bool
+	dir        string
+	version    bool
+	cpuprof    string
+	memprof    string
+	newCode    newCodeOptions
+	verbose    bool
+	patterns   []string
 	// The configuration file (config.go): -config, and the flags given
 	// on the command line, which win over the file's settings.
 	config string
@@ -68,6 +71,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	}
 	fs.StringVar(&o.format, "f", "text", "output format: "+formatList())
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes; report only findings left unfixed")
+	fs.BoolVar(&o.fixOutside, "fix-outside-module", false, "with -fix, also write files that a symbolic link in the module points to outside it")
 	fs.StringVar(&o.explain, "explain", "", "print the documentation of analyzer `NAME` and exit")
 	fs.BoolVar(&o.list, "list", false, "list the analyzers, whether each is enabled, and exit")
 	fs.StringVar(&o.enable, "enable", "", "run only these comma-separated analyzers")
@@ -102,6 +106,10 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	if !slices.Contains(formats, o.format) {
 		fmt.Fprintf(stderr, "ctrllint: unknown output format -f %q (want %s)\n", o.format, formatList())
+		return nil, errUsage
+	}
+	if o.fixOutside && !o.fix {
+		fmt.Fprintln(stderr, "ctrllint: -fix-outside-module needs -fix")
 		return nil, errUsage
 	}
 	if !o.newCode.check(fs, stderr) {

@@ -1,14 +1,19 @@
 package main
 
 import (
-	"github.com/ctrllint/ctrllint/internal/testanalyzers"
-
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
 )
 
 // fixture has findings in two packages; the call in sub follows two
@@ -278,5 +283,83 @@ func TestResultCacheFlag(t *testing.T) {
 				t.Errorf("cache entries %v, want stored=%v", entries, tc.stored)
 			}
 		})
+	}
+}
+
+// A file saved while the analyzers run (an editor saving it) is not
+// written by -fix: the fixes' offsets are of the text analysed. -fix once
+// applied them to the saved text at the wrong places ("applied 1 fixes",
+// exit 0, a file that no longer compiled), or lost the saved line.
+func TestFixSavedDuringAnalysis(t *testing.T) {
+	dir := fixture(t)
+	a := filepath.Join(dir, "a.go")
+	orig, _ := os.ReadFile(a)
+	saved := "// Package m is saved by an editor during the run.\n" + string(orig)
+	var once sync.Once
+	editor := &analysis.Analyzer{
+		Name: "editor",
+		Doc:  "editor: saves a.go while the analyzers run",
+		Run: func(pass *analysis.Pass) (any, error) {
+			if pass.Pkg.Path() != "example.com/m" {
+				return nil, nil // a.go's package: parsed already
+			}
+			once.Do(func() {
+				if err := os.WriteFile(a, []byte(saved), 0o644); err != nil {
+					t.Error(err)
+				}
+			})
+			return nil, nil
+		},
+	}
+	s := testSuite()
+	s.analyzers = append(s.analyzers, editor)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-C", dir, "-enable", "badcall,editor", "-fix", "-cache=false", "-test=false", "./..."}, &stdout, &stderr, s)
+	want := "ctrllint: -fix: a.go changed since it was analysed: its findings and fixes are of the old content; nothing was written, run again\n"
+	if code != exitError || stdout.String() != "" || stderr.String() != want {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout.String(), stderr.String(), want)
+	}
+	if got, _ := os.ReadFile(a); string(got) != saved {
+		t.Errorf("a.go after -fix:\n%s\nwant the editor's save:\n%s", got, saved)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "sub", "s.go")); strings.Contains(string(got), "; good()") {
+		t.Errorf("sub/s.go was fixed although the run wrote nothing:\n%s", got)
+	}
+}
+
+// -fix does not write through a symbolic link in the module to a file
+// outside it (another checkout, a vendored copy, the module cache): the
+// finding is left with a warning. -fix-outside-module writes there. -fix
+// once rewrote the link's target silently.
+func TestFixLinkOutsideModule(t *testing.T) {
+	dir := fixture(t)
+	elsewhere := filepath.Join(t.TempDir(), "shared.go")
+	src := "package m\n\nfunc Shared() { bad() }\n"
+	if err := os.WriteFile(elsewhere, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "shared.go")); err != nil {
+		t.Fatal(err)
+	}
+	r := runInProcess("-C", dir, "-enable", "badcall", "-test=false", "-fix", ".")
+	wantStderr := "ctrllint: warning: shared.go:3:17: skipped fix \"call good instead\" of badcall: shared.go is a symbolic link to " + elsewhere +
+		", outside its module (" + dir + ")\n" +
+		"ctrllint: -fix-outside-module writes through symbolic links to files outside their module\n" +
+		"ctrllint: applied 1 fixes to 1 files\n"
+	if r.code != exitFindings || r.stdout != "shared.go:3:17: call of bad (badcall)\n" || r.stderr != wantStderr {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", r.code, r.stdout, r.stderr, wantStderr)
+	}
+	if got, _ := os.ReadFile(elsewhere); string(got) != src {
+		t.Errorf("the file outside the module was written:\n%s", got)
+	}
+	r = runInProcess("-C", dir, "-enable", "badcall", "-test=false", "-fix", "-fix-outside-module", ".")
+	if got, _ := os.ReadFile(elsewhere); r.code != exitClean || string(got) != strings.Replace(src, "bad()", "good()", 1) {
+		t.Errorf("-fix-outside-module: exit %d %q %q\n%s", r.code, r.stdout, r.stderr, got)
+	}
+	if st, err := os.Lstat(filepath.Join(dir, "shared.go")); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("shared.go is no longer a link: %v %v", st, err)
+	}
+	if r := runInProcess("-C", dir, "-fix-outside-module", "."); r.code != exitError || r.stderr != "ctrllint: -fix-outside-module needs -fix\n" {
+		t.Errorf("without -fix: exit %d %q", r.code, r.stderr)
 	}
 }

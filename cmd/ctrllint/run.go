@@ -179,7 +179,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	if o.fix {
 		prog.fixes()
-		findings, err = applyFixes(findings, stderr, rel)
+		findings, err = applyFixes(findings, res.Analysed, o.fixOutside, stderr, rel)
 		prog.fixed()
 		if err != nil {
 			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
@@ -228,13 +228,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 }
 
 // applyFixes writes the fixes and returns the findings left to report:
-// those without a fix, or whose fix was skipped.
-func applyFixes(findings []finding.Finding, stderr io.Writer, rel func(string) string) ([]finding.Finding, error) {
-	plan := finding.PlanFixes(findings, nil)
+// those without a fix, or whose fix was skipped. analysed gives each
+// file's content as analysed (driver.Result.Analysed): a file saved since
+// is not written, nor is any other. Unless outside, a symbolic link to a
+// file outside its module is not written through.
+func applyFixes(findings []finding.Finding, analysed func(string) (finding.Digest, bool), outside bool, stderr io.Writer, rel func(string) string) ([]finding.Finding, error) {
+	plan := finding.PlanFixes(findings, finding.PlanOptions{Analysed: analysed, InModule: !outside})
+	if len(plan.Stale) > 0 {
+		names := make([]string, len(plan.Stale))
+		for i, f := range plan.Stale {
+			names[i] = rel(f)
+		}
+		return nil, fmt.Errorf("-fix: %s changed since it was analysed: its findings and fixes are of the old content; nothing was written, run again", strings.Join(names, ", "))
+	}
+	linked := false
 	for _, s := range plan.Skipped {
 		f := *s.Finding
 		f.Pos.File = rel(f.Pos.File)
 		fmt.Fprintf(stderr, "ctrllint: warning: %s\n", finding.SkippedFix{Finding: &f, Reason: s.Reason})
+		linked = linked || strings.Contains(s.Reason, finding.OutsideModule)
+	}
+	if linked {
+		fmt.Fprintln(stderr, "ctrllint: -fix-outside-module writes through symbolic links to files outside their module")
 	}
 	if err := plan.Write(); err != nil {
 		return nil, err

@@ -91,6 +91,7 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 		keyedBy[p.ID] = p
 		if fs, hit := c.Get(p); hit {
 			res.Findings = append(res.Findings, fs...)
+			res.addParsed(c.Hashes(p))
 			hits++
 		} else if p.PkgPath == fileArgumentsPath {
 			// Only the files name this package again; the go command

@@ -2,12 +2,14 @@ package driver
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"go/token"
 	"os"
 	"slices"
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ctrllint/ctrllint/internal/driver/load"
 	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
@@ -102,6 +104,18 @@ func (ps *positions) read(name string) []byte {
 		ps.src[name] = b
 	}
 	return b
+}
+
+// digests returns the hash of each user's file read to map positions and
+// edits to it: the content its findings' offsets refer to.
+func (ps *positions) digests() map[string]load.FileHash {
+	m := make(map[string]load.FileHash, len(ps.src))
+	for name, b := range ps.src {
+		if b != nil {
+			m[name] = sha256.Sum256(b)
+		}
+	}
+	return m
 }
 
 // lineStart is the offset at which the 1-based line n of src starts.

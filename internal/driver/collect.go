@@ -30,6 +30,7 @@ func collect(res *Result, graph *checker.Graph, orig map[*analysis.Analyzer]*ana
 			f.Package = act.Package.ID
 			res.Findings = append(res.Findings, f)
 		}
+		res.addParsed(ps.digests())
 		if act.Err != nil {
 			ae := &AnalyzerError{Analyzer: a.Name, Package: act.Package.ID, Err: act.Err}
 			// The checker says only "failed prerequisites"; name the

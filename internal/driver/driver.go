@@ -130,9 +130,20 @@ type Result struct {
 	Errors []*AnalyzerError
 
 	// parsed holds the hash of each file's content as the analyzers saw
-	// it, when the driver parsed it (the streaming path); the zero hash
-	// marks a file seen with two contents in one run.
+	// it: parsed by the driver (the streaming path), read to map cgo's
+	// positions back, or keyed for a result taken from the cache. The
+	// zero hash marks a file seen with two contents in one run.
 	parsed map[string]load.FileHash
+}
+
+// Analysed returns the digest of file's content as the analyzers read it,
+// which the offsets of the findings and fixes in file refer to: a front
+// end that writes fixes checks that the file still has it (an editor may
+// have saved it during the run). ok is false when the run did not read
+// file, or read it with two contents.
+func (r *Result) Analysed(file string) (digest finding.Digest, ok bool) {
+	h, ok := r.parsed[file]
+	return h, ok && h != load.FileHash{}
 }
 
 // addParsed merges the hashes of files parsed for another package.

@@ -2,10 +2,12 @@ package finding_test
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,7 +64,7 @@ func TestPlanFixesConflictsAndDuplicates(t *testing.T) {
 	}
 	findings = append(findings, finding.Finding{Analyzer: "test", Message: "no fix"})
 
-	plan := finding.PlanFixes(findings, read)
+	plan := finding.PlanFixes(findings, finding.PlanOptions{ReadFile: read})
 	wantApplied := []bool{true, true, false, true, false, false, false, true, false}
 	for i, w := range wantApplied {
 		if plan.Applied[i] != w {
@@ -94,17 +96,103 @@ func TestPlanFixesFormatting(t *testing.T) {
 	at := strings.Index(src, "\t_ = x")
 
 	// An insertion with sloppy indentation is gofmt'ed.
-	plan := finding.PlanFixes([]finding.Finding{withFix("indent", edit(file, at, at, "if x > 0 {\nx++\n}\n"))}, read)
+	plan := finding.PlanFixes([]finding.Finding{withFix("indent", edit(file, at, at, "if x > 0 {\nx++\n}\n"))}, finding.PlanOptions{ReadFile: read})
 	want := "package a\n\nfunc f() {\n\tx := 1\n\tif x > 0 {\n\t\tx++\n\t}\n\t_ = x\n}\n"
 	if got := string(plan.Files[file]); got != want {
 		t.Errorf("formatted:\n%q\nwant\n%q", got, want)
 	}
 
-	// A result that does not parse is written as edited, not dropped.
-	plan = finding.PlanFixes([]finding.Finding{withFix("broken", edit(file, at, at, "if {\n"))}, read)
-	want = src[:at] + "if {\n" + src[at:]
-	if got := string(plan.Files[file]); got != want {
-		t.Errorf("unparsable:\n%q\nwant\n%q", got, want)
+	// A result that does not parse is not written: each fix editing the
+	// file is skipped, those of other files are kept, and a fix editing
+	// both files is skipped in both.
+	const other = "/virtual/b.go"
+	fine := edit(other, at, at, "x++\n")
+	plan = finding.PlanFixes([]finding.Finding{
+		withFix("broken", edit(file, at, at, "if {\n")),
+		withFix("fine", fine),
+		withFix("both", edit(other, len(src)-1, len(src)-1, "\nvar y = 2\n"), edit(file, 0, 0, "// x\n")),
+	}, finding.PlanOptions{ReadFile: read})
+	if _, ok := plan.Files[file]; ok || len(plan.Files) != 1 || !slices.Equal(plan.Applied, []bool{false, true, false}) || len(plan.Skipped) != 2 ||
+		!strings.HasPrefix(plan.Skipped[0].Reason, "the fixed file would not parse: /virtual/a.go:") {
+		t.Errorf("unparsable: files %q, applied %v, skipped %v", plan.Files, plan.Applied, plan.Skipped)
+	}
+	if got, want := string(plan.Files[other]), src[:at]+"\tx++\n"+src[at:]; got != want {
+		t.Errorf("the other file:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// A file whose content is not what the analyzers read (an editor saved it
+// during the run) is Stale, its fixes are skipped, and nothing is written:
+// the fixes' offsets are of the old text. ctrllint -fix once applied them
+// to the new text, at the wrong places, and reported success.
+func TestPlanFixesAgainstAnalysedContent(t *testing.T) {
+	dir := t.TempDir()
+	const src = "package a\n\nfunc f() {\n\tbad()\n}\n"
+	a, b := filepath.Join(dir, "a.go"), filepath.Join(dir, "b.go")
+	for _, f := range []string{a, b} {
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	digests := map[string]finding.Digest{a: sha256.Sum256([]byte(src)), b: sha256.Sum256([]byte(src))}
+	analysed := func(f string) (finding.Digest, bool) { d, ok := digests[f]; return d, ok }
+	at := strings.Index(src, "bad")
+	fixes := []finding.Finding{withFix("a", edit(a, at, at+3, "good")), withFix("b", edit(b, at, at+3, "good"))}
+
+	saved := "// saved by an editor\n" + src
+	if err := os.WriteFile(a, []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := finding.PlanFixes(fixes, finding.PlanOptions{Analysed: analysed})
+	if !slices.Equal(plan.Stale, []string{a}) || !slices.Equal(plan.Applied, []bool{false, true}) {
+		t.Errorf("stale %v, applied %v", plan.Stale, plan.Applied)
+	}
+	if err := plan.Write(); err == nil || !strings.Contains(err.Error(), "a.go changed since it was analysed; nothing was written") {
+		t.Errorf("Write: %v", err)
+	}
+	for f, want := range map[string]string{a: saved, b: src} {
+		if got, _ := os.ReadFile(f); string(got) != want {
+			t.Errorf("%s: %q, want %q", f, got, want)
+		}
+	}
+
+	// A file whose analysed content is not known is not edited.
+	delete(digests, b)
+	plan = finding.PlanFixes(fixes[1:], finding.PlanOptions{Analysed: analysed})
+	if len(plan.Files) != 0 || len(plan.Skipped) != 1 || !strings.Contains(plan.Skipped[0].Reason, "as analysed is not known") {
+		t.Errorf("unknown content: files %q, skipped %v", plan.Files, plan.Skipped)
+	}
+}
+
+// A file saved after the new contents were staged, just before they
+// replace the old, is kept, and nothing is written.
+func TestFixWriteRechecksBeforeRename(t *testing.T) {
+	dir := t.TempDir()
+	const src = "package a\n\nvar x = 1\n"
+	a, b := filepath.Join(dir, "a.go"), filepath.Join(dir, "b.go")
+	for _, f := range []string{a, b} {
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := strings.Index(src, "1")
+	plan := finding.PlanFixes([]finding.Finding{withFix("a", edit(a, at, at+1, "2")), withFix("b", edit(b, at, at+1, "3"))}, finding.PlanOptions{})
+	saved := "package a\n\nvar x = 9\n"
+	finding.SetStagedHook(t, func() {
+		if err := os.WriteFile(b, []byte(saved), 0o644); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := plan.Write(); err == nil || !strings.Contains(err.Error(), "b.go changed since it was analysed") {
+		t.Errorf("Write: %v", err)
+	}
+	for f, want := range map[string]string{a: src, b: saved} {
+		if got, _ := os.ReadFile(f); string(got) != want {
+			t.Errorf("%s: %q, want %q", filepath.Base(f), got, want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("temporary files left behind: %v", ents)
 	}
 }
 
@@ -161,7 +249,8 @@ func writeUnderLimit(t *testing.T, file string) {
 	}
 	at := bytes.Index(src, []byte("var x"))
 	read := func(string) ([]byte, error) { return src, nil }
-	plan := finding.PlanFixes([]finding.Finding{withFix("grow", edit(file, at, at, string(src[:at])))}, read)
+	filler := string(src[bytes.Index(src, []byte("//")):at])
+	plan := finding.PlanFixes([]finding.Finding{withFix("grow", edit(file, at, at, filler))}, finding.PlanOptions{ReadFile: read})
 	testanalyzers.LimitFileSize(t, uint64(len(src)/2))
 	err = plan.Write()
 	if err == nil {
@@ -188,7 +277,7 @@ func TestFixWriteModesLinksAndChangedFiles(t *testing.T) {
 	if err := os.Symlink("target.go", link); err != nil {
 		t.Fatal(err)
 	}
-	plan := finding.PlanFixes([]finding.Finding{withFix("p", edit(plain, at, at+1, "2")), withFix("l", edit(link, at, at+1, "3"))}, nil)
+	plan := finding.PlanFixes([]finding.Finding{withFix("p", edit(plain, at, at+1, "2")), withFix("l", edit(link, at, at+1, "3"))}, finding.PlanOptions{})
 	if err := plan.Write(); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +296,7 @@ func TestFixWriteModesLinksAndChangedFiles(t *testing.T) {
 	}
 
 	// Saved between planning and writing: nothing is written.
-	plan = finding.PlanFixes([]finding.Finding{withFix("p", edit(plain, at, at+1, "4"))}, nil)
+	plan = finding.PlanFixes([]finding.Finding{withFix("p", edit(plain, at, at+1, "4"))}, finding.PlanOptions{})
 	saved := strings.Replace(src, "x", "y", 1)
 	if err := os.WriteFile(plain, []byte(saved), 0o600); err != nil {
 		t.Fatal(err)

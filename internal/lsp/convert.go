@@ -107,7 +107,7 @@ func quickFix(fix finding.Fix, analyzer string, diag protocol.Diagnostic, target
 		}
 		return t.mapper.content, nil
 	}
-	plan := finding.PlanFixes([]finding.Finding{{Analyzer: analyzer, Fixes: []finding.Fix{fix}}}, read)
+	plan := finding.PlanFixes([]finding.Finding{{Analyzer: analyzer, Fixes: []finding.Fix{fix}}}, finding.PlanOptions{ReadFile: read})
 	if len(plan.Skipped) > 0 {
 		return nil, errors.New(plan.Skipped[0].Reason)
 	}

@@ -184,6 +184,20 @@ func (rc *Cache) Get(p *packages.Package) ([]finding.Finding, bool) {
 	return e.Findings, ok
 }
 
+// Hashes returns the hash of each Go file of p, keyed already, that its
+// key covers: the content its cached findings were found in.
+func (rc *Cache) Hashes(p *packages.Package) map[string]load.FileHash {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	m := make(map[string]load.FileHash, len(p.GoFiles))
+	for _, f := range p.GoFiles {
+		if h, ok := rc.files[f]; ok {
+			m[f] = h
+		}
+	}
+	return m
+}
+
 // parsedAsKeyed reports whether every file of p that the run parsed had
 // the content its key was computed from.
 func (rc *Cache) parsedAsKeyed(p *packages.Package, parsed map[string]load.FileHash) bool {
