@@ -56,8 +56,12 @@ func listerFix(pass *analysis.Pass, fn *ssa.Function, r read, c *caches) *analys
 		text += "." + resSel.Sel.Name + "(" + types.ExprString(resource.Args[0]) + ")"
 	}
 	text += ".Get(" + types.ExprString(call.Args[1]) + ")"
+	edits := []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}}
+	if file := edit.FileOf(pass, call.Pos()); file != nil {
+		edits = append(edits, edit.DropImports(pass, file, call.Pos(), call.End())...)
+	}
 	return &analysis.SuggestedFix{
 		Message:   "Read through " + lister + " (objects from a lister are shared: copy before changing them)",
-		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
+		TextEdits: edits,
 	}
 }

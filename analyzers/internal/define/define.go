@@ -9,6 +9,9 @@
 //     directives naming the analyzer and drops diagnostics in generated
 //     files (package directive), unless the analyzer checks the directives
 //     itself;
+//   - a suggested fix is reported only if the package still parses and
+//     type-checks with it applied (edit.Checked): checked after the
+//     directives, so that suppressed findings cost nothing;
 //   - the dependency packages whose scopes the analyzer reads are data on
 //     the definition (Scopes), which the driver is told to decode whole.
 //
@@ -25,6 +28,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 )
 
@@ -115,7 +119,7 @@ func (d *Definition) New() *analysis.Analyzer {
 	if !s.OwnDirectives {
 		run = directive.Honour(s.Name, run)
 	}
-	a.Run = run
+	a.Run = edit.Checked(run)
 	return a
 }
 
