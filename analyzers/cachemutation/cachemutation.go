@@ -53,6 +53,7 @@ type checker struct {
 	// ifaces the results of the package's interface methods.
 	imported map[*types.Func]*calleeFacts
 	ifaces   map[*types.Func]*returnsFact
+	concrete *concrete // the types that may implement ifaces, made when first asked
 }
 
 type paramKey struct {
