@@ -185,6 +185,14 @@ func ownLine(src []byte, tf *token.File, pos token.Pos) bool {
 // generated files (IsGenerated): the files whose findings Honour drops, so
 // that analyzers can leave out the work that would only find those. It is
 // decided afresh for each pass, from the files' own comments.
+//
+// staticcheck's analyzer for the same question (honnef.co/go/tools'
+// analysis/facts/generated, which also names the generator) does not fit:
+// it reads each file from disk by name, not the pass's syntax (the editor
+// server analyses unsaved text), takes such a line anywhere in the file,
+// not only before the package clause, and calls every file cmd/cgo
+// rewrote generated, where a hand-written cgo file is the user's
+// (IsGenerated). ctrllint needs no more than whether a file is generated.
 func GeneratedFiles(pass *analysis.Pass) map[string]bool {
 	m := make(map[string]bool)
 	for _, f := range pass.Files {
