@@ -53,6 +53,7 @@ type checker struct {
 	// ifaces the results of the package's interface methods.
 	imported map[*types.Func]*calleeFacts
 	ifaces   map[*types.Func]*returnsFact
+	concrete *concrete // the types that may implement ifaces, made when first asked
 }
 
 type paramKey struct {
@@ -106,7 +107,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if reads {
 		a := newChecker(true)
-		for _, fn := range ssaRes.SrcFuncs {
+		// Only hand-written functions are checked: what a generated one
+		// does with cached objects is analysed when a checked function
+		// calls it (sourceFlow, paramSummary), and its own writes would
+		// be dropped.
+		for _, fn := range ssaRes.Checked {
 			if fn.Parent() != nil {
 				continue // analysed with the function that contains it
 			}

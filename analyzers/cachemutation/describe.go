@@ -4,16 +4,43 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 )
 
 // path returns the syntax enclosing pos, innermost first.
+//
+// It is asked once per write and per read it describes, so it must not
+// cost the size of the file: PathEnclosingInterval on the whole file
+// lists the file's every declaration at its first step, which made a
+// package with a large generated file (thousands of declarations, a
+// write described in each) quadratic. The declaration holding pos is
+// found by bisection and the path computed within it, under a file that
+// holds only that declaration; the file at the path's end is the real one,
+// so the path is the one of the whole file.
 func (a *checker) path(pos token.Pos) []ast.Node {
 	for _, f := range a.pass.Files {
 		if f.FileStart <= pos && pos < f.FileEnd {
-			p, _ := astutil.PathEnclosingInterval(f, pos, pos)
+			i, found := slices.BinarySearchFunc(f.Decls, pos, func(d ast.Decl, pos token.Pos) int {
+				switch {
+				case d.End() <= pos:
+					return -1
+				case pos < d.Pos():
+					return 1
+				}
+				return 0
+			})
+			if !found {
+				p, _ := astutil.PathEnclosingInterval(f, pos, pos)
+				return p
+			}
+			one := &ast.File{Package: f.Package, Name: f.Name, Decls: f.Decls[i : i+1], FileStart: f.FileStart, FileEnd: f.FileEnd}
+			p, _ := astutil.PathEnclosingInterval(one, pos, pos)
+			if n := len(p); n > 0 && p[n-1] == one {
+				p[n-1] = f
+			}
 			return p
 		}
 	}

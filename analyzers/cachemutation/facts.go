@@ -5,9 +5,11 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	summaries "github.com/ctrllint/ctrllint/analyzers/internal/summary"
@@ -204,16 +206,7 @@ func (a *checker) computeInterfaceResults(m *types.Func) *returnsFact {
 	reads := make([]string, n) // the first implementation's read
 	many := make([]bool, n)
 	impls := 0
-	scope := a.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
+	for _, named := range a.candidates(iface) {
 		var impl types.Type
 		switch {
 		case types.Implements(named, iface):
@@ -262,6 +255,81 @@ func (a *checker) computeInterfaceResults(m *types.Func) *returnsFact {
 		return nil
 	}
 	return r
+}
+
+// concrete are the package's named types that may implement one of its
+// interfaces (not aliases, interfaces or generic), in scope order, and for
+// each method name and signature the types whose pointer has such a
+// method (the method set of *T holds T's).
+type concrete struct {
+	named    []*types.Named
+	byMethod map[string]*typeutil.Map // signature → []int, indexes into named, ascending
+}
+
+// candidates are the package's types, in scope order, that have a method
+// of every name iface has, with an identical signature: the only ones that
+// can implement it, and so the only ones computeInterfaceResults asks
+// types.Implements about. Asking it of every type of the package for
+// every interface method was quadratic in the size of the package
+// (generated listers: an interface and an implementation per kind, all
+// with List and Get).
+func (a *checker) candidates(iface *types.Interface) []*types.Named {
+	if a.concrete == nil {
+		c := &concrete{byMethod: make(map[string]*typeutil.Map)}
+		hasher := typeutil.MakeHasher()
+		scope := a.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
+			}
+			ms := types.NewMethodSet(types.NewPointer(named))
+			for i := range ms.Len() {
+				sel := ms.At(i)
+				sigs := c.byMethod[sel.Obj().Name()]
+				if sigs == nil {
+					sigs = new(typeutil.Map)
+					sigs.SetHasher(hasher)
+					c.byMethod[sel.Obj().Name()] = sigs
+				}
+				idxs, _ := sigs.At(sel.Type()).([]int)
+				sigs.Set(sel.Type(), append(idxs, len(c.named)))
+			}
+			c.named = append(c.named, named)
+		}
+		a.concrete = c
+	}
+	if iface.NumMethods() == 0 {
+		return nil
+	}
+	// The types having the interface's rarest method name, less those
+	// missing another of its names.
+	lists := make([][]int, iface.NumMethods())
+	for i := range lists {
+		m := iface.Method(i)
+		if sigs := a.concrete.byMethod[m.Name()]; sigs != nil {
+			lists[i], _ = sigs.At(m.Type()).([]int)
+		}
+	}
+	slices.SortStableFunc(lists, func(x, y []int) int { return len(x) - len(y) })
+	var out []*types.Named
+	for _, idx := range lists[0] {
+		ok := true
+		for _, l := range lists[1:] {
+			if _, found := slices.BinarySearch(l, idx); !found {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, a.concrete.named[idx])
+		}
+	}
+	return out
 }
 
 // resultsOf is which results of a concrete method return cached objects:

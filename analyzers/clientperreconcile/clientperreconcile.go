@@ -65,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 		_, _, ok := w.Path(fn)
 		return ok
 	}
-	for _, fn := range ssaRes.SrcFuncs {
+	for _, fn := range ssaRes.Checked {
 		root, chain, ok := w.Path(fn)
 		if !ok {
 			continue // set-up code: built once

@@ -47,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:        res.SrcFuncs,
 	}
 	fakes := fakeFiles(pass)
-	for _, fn := range res.SrcFuncs {
+	for _, fn := range res.Checked {
 		if fakes[pass.Fset.File(fn.Pos())] {
 			continue // a fake client: nothing else writes its objects, so the retry never runs again
 		}

@@ -61,7 +61,7 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 	onPath := paths.Processing()
 	onEvent := paths.PerEvent(onPath)
 	callers := callersOf(ssaRes.SrcFuncs)
-	for _, fn := range ssaRes.SrcFuncs {
+	for _, fn := range ssaRes.Checked {
 		if !onEvent[fn] {
 			continue // set-up code, or not a controller at all
 		}

@@ -40,7 +40,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
 	c := &checker{pass: pass, pkg: res.Pkg, writes: make(map[paramKey]*change)}
-	for _, fn := range res.SrcFuncs {
+	for _, fn := range res.Checked {
 		c.function(fn)
 	}
 	return nil, nil

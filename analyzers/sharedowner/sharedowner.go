@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
+	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
@@ -55,9 +56,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	helper := helpers(pass, summaries(pass, src, decls))
+	generated := directive.GeneratedFiles(pass)
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		if isTestFile(pass, cur.Node()) {
 			continue // objects built in tests are test data, not children
+		}
+		if directive.InGenerated(pass.Fset, generated, cur.Node().Pos()) {
+			continue // its findings would be dropped: generated code is fixed at its generator
 		}
 		var body *ast.BlockStmt
 		switch fn := cur.Node().(type) {

@@ -46,7 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	sc.summarize(funcs)
 	c := &checker{pass: pass, src: kube.NewSource(pass)}
-	for _, fn := range funcs {
+	for _, fn := range ssaRes.Checked {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
 			continue // fake clients keep whatever they are sent
 		}

@@ -104,7 +104,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := newChecker(true)
 	check(c)
 	// DeletedObject[T].OptionalObj may be nil wherever it is read.
-	for _, fn := range ssaRes.SrcFuncs {
+	for _, fn := range ssaRes.Checked {
 		func() {
 			defer crash.At(pass.Fset, fn.Pos())
 			c.checkOptionalObj(fn)

@@ -37,6 +37,7 @@ type options struct {
 	lspPackage     string
 	lspSaves       int
 	edit           string
+	generated      int
 	editor         string
 	editorLine     string
 	editorEdits    int
@@ -88,6 +89,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.lspPackage, "lsp-package", "kubernetes:k8s.io/kubernetes/pkg/controller/deployment", "ENTRY:PACKAGE of a corpus entry for the editor-server timing (copied into a temporary module beside the entry's go.mod); empty: skip")
 	fs.IntVar(&o.lspSaves, "lsp-saves", 6, "saves timed per editor-server package")
 	fs.StringVar(&o.edit, "edit", "sample-controller:controller.go", "ENTRY:FILE for the edit scenario: the entry's module copied out of the module cache as a main module, FILE (relative to its root) edited by one line before ctrllint's re-run; empty: skip")
+	fs.IntVar(&o.generated, "generated", 258, "kinds of the generated scenario: a package of internal/synthetic's deep copies, defaulters and listers (some 130 lines a kind) beside a small controller, in a scratch module; 0: skip")
 	fs.StringVar(&o.editor, "editor", "kubernetes:k8s.io/kubernetes/pkg/controller/deployment:deployment_controller.go", "ENTRY:PACKAGE:FILE for the editor-typing scenario: the package copied into a temporary module, FILE opened in ctrllint gopls and in gopls and edited through didChange; empty: skip")
 	fs.StringVar(&o.editorLine, "editor-line", "defer dc.queue.Done(key)", "the line of -editor's FILE the edits delete and put back (indentation aside): one whose absence ctrllint reports")
 	fs.IntVar(&o.editorEdits, "editor-edits", 6, "edits timed in the editor-typing scenario, alternately deleting the line and putting it back")
@@ -255,6 +257,17 @@ func run(o *options) error {
 			return err
 		}
 		rep.Edit = t
+		if err := rep.save(o); err != nil {
+			return err
+		}
+	}
+
+	if o.generated > 0 && o.tools["floor"] && o.tools["ctrllint"] {
+		t, err := b.generatedScenario()
+		if err != nil {
+			return err
+		}
+		rep.Generated = t
 		if err := rep.save(o); err != nil {
 			return err
 		}
@@ -560,6 +573,7 @@ type report struct {
 	Scale       []scalePoint    `json:"scale"`
 	LSP         []lspResult     `json:"lsp"`
 	Edit        *targetResult   `json:"edit,omitempty"`
+	Generated   *targetResult   `json:"generated,omitempty"`
 	Editor      *editorResult   `json:"editor,omitempty"`
 }
 
@@ -601,6 +615,9 @@ func (r *report) markdown() string {
 	}
 	if r.Edit != nil {
 		p("%s", editMarkdown(r.Edit))
+	}
+	if r.Generated != nil {
+		p("%s", generatedMarkdown(r.Generated))
 	}
 	if len(r.Scale) > 0 {
 		p("\n## Time per package\n\n")

@@ -10,7 +10,10 @@ package crash
 import (
 	"fmt"
 	"go/token"
+	"runtime"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 )
 
 // A Panic is an analyzer's panic, with the position of the code being
@@ -31,6 +34,17 @@ func (p *Panic) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 //
 //	defer crash.At(pass.Fset, fn.Pos())
 func At(fset *token.FileSet, pos token.Pos) {
+	if observing.Load() > 0 {
+		if f, ok := observers.Load(fset); ok {
+			caller := ""
+			if pc, _, _, ok := runtime.Caller(1); ok {
+				if fn := runtime.FuncForPC(pc); fn != nil {
+					caller = fn.Name()
+				}
+			}
+			f.(func(token.Pos, string))(pos, caller)
+		}
+	}
 	v := recover()
 	if v == nil {
 		return
@@ -39,4 +53,30 @@ func At(fset *token.FileSet, pos token.Pos) {
 		panic(v)
 	}
 	panic(&Panic{Pos: fset.Position(pos), Value: v, Stack: string(debug.Stack())})
+}
+
+// observers are the functions Observe registered, by file set; observing
+// counts them, so that At costs nothing more while there is none.
+var (
+	observers sync.Map // *token.FileSet → func(token.Pos, string)
+	observing atomic.Int32
+)
+
+// Observe calls f each time an At deferred with fset runs, with At's
+// position and the name of the function that deferred it
+// ("github.com/ctrllint/ctrllint/analyzers/cachemutation.(*checker).check"),
+// until stop is called: for tests that count what the analyzers analyse
+// (the analysis of each function is wrapped in an At). A run's file set
+// is its own, so runs observed and not observed do not mix. f must be safe
+// for concurrent use.
+func Observe(fset *token.FileSet, f func(pos token.Pos, caller string)) (stop func()) {
+	observers.Store(fset, f)
+	observing.Add(1)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			observers.Delete(fset)
+			observing.Add(-1)
+		})
+	}
 }

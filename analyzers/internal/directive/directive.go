@@ -35,7 +35,7 @@ const (
 func Honour(name string, run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, error) {
 	return func(pass *analysis.Pass) (any, error) {
 		dirs := collect(pass, name)
-		generated := generatedFiles(pass)
+		generated := GeneratedFiles(pass)
 		report := pass.Report
 		inner := *pass
 		inner.Report = func(d analysis.Diagnostic) {
@@ -181,9 +181,19 @@ func ownLine(src []byte, tf *token.File, pos token.Pos) bool {
 	return len(bytes.TrimSpace(src[start:off])) == 0
 }
 
-// generatedFiles returns the names (as the file set has them) of the pass's
-// files whose findings are dropped.
-func generatedFiles(pass *analysis.Pass) map[string]bool {
+// GeneratedFiles returns the names (as the file set has them) of the pass's
+// generated files (IsGenerated): the files whose findings Honour drops, so
+// that analyzers can leave out the work that would only find those. It is
+// decided afresh for each pass, from the files' own comments.
+//
+// staticcheck's analyzer for the same question (honnef.co/go/tools'
+// analysis/facts/generated, which also names the generator) does not fit:
+// it reads each file from disk by name, not the pass's syntax (the editor
+// server analyses unsaved text), takes such a line anywhere in the file,
+// not only before the package clause, and calls every file cmd/cgo
+// rewrote generated, where a hand-written cgo file is the user's
+// (IsGenerated). ctrllint needs no more than whether a file is generated.
+func GeneratedFiles(pass *analysis.Pass) map[string]bool {
 	m := make(map[string]bool)
 	for _, f := range pass.Files {
 		if IsGenerated(pass.Fset, f) {
@@ -193,6 +203,16 @@ func generatedFiles(pass *analysis.Pass) map[string]bool {
 		}
 	}
 	return m
+}
+
+// InGenerated reports whether pos lies in one of the files of generated
+// (GeneratedFiles).
+func InGenerated(fset *token.FileSet, generated map[string]bool, pos token.Pos) bool {
+	if len(generated) == 0 {
+		return false
+	}
+	tf := fset.File(pos)
+	return tf != nil && generated[tf.Name()]
 }
 
 // cgoHeader is the first line of every file cmd/cgo writes.

@@ -30,6 +30,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
@@ -51,7 +52,35 @@ var Analyzer = &analysis.Analyzer{
 type SSA struct {
 	Pkg      *ssa.Package
 	SrcFuncs []*ssa.Function
-	lent     *lend.Program // until Release
+	// Checked are the SrcFuncs declared in files written by hand, in the
+	// same order: the functions whose own findings are reported. A
+	// function of a generated file (`// Code generated ... DO NOT EDIT.`
+	// before the package clause, directive.IsGenerated) is fixed at its
+	// generator, and Honour drops what is found there, so an analyzer's
+	// per-function check, whose findings are positions in the function it
+	// checks, iterates Checked. What an analyzer learns from a function
+	// for the others (summaries, facts, roots, callers) still comes from
+	// SrcFuncs: hand-written code calls generated code, and what the
+	// generated code does decides findings there.
+	Checked   []*ssa.Function
+	generated map[string]bool
+	lent      *lend.Program // until Release
+}
+
+// Generated reports whether fn is declared in a generated file of the
+// package (see Checked).
+func (s *SSA) Generated(fn *ssa.Function) bool {
+	return s.generated[fileName(fn)]
+}
+
+func fileName(fn *ssa.Function) string {
+	if fn.Prog == nil || !fn.Pos().IsValid() {
+		return ""
+	}
+	if tf := fn.Prog.Fset.File(fn.Pos()); tf != nil {
+		return tf.Name()
+	}
+	return ""
 }
 
 // Of returns the SSA result of the pass, nil when the package cannot use
@@ -102,7 +131,17 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	return &SSA{Pkg: pkg, SrcFuncs: funcs, lent: lent}, nil
+	res := &SSA{Pkg: pkg, SrcFuncs: funcs, generated: directive.GeneratedFiles(pass), lent: lent}
+	res.Checked = funcs
+	if len(res.generated) > 0 {
+		res.Checked = make([]*ssa.Function, 0, len(funcs))
+		for _, fn := range funcs {
+			if !res.Generated(fn) {
+				res.Checked = append(res.Checked, fn)
+			}
+		}
+	}
+	return res, nil
 }
 
 // Release implements lend.Releaser: nothing reads the package's SSA form
