@@ -97,15 +97,27 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 	syncCtx, cancelSyncs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelSyncs()
 	var lost <-chan struct{}
+	var taking, syncing context.Context = stop, syncCtx
 	if lease != nil {
 		lost = lease.ctx.Done()
-		defer context.AfterFunc(lease.ctx, func() {
+		loseLease := func() {
 			// In this order: a worker whose sync returns because its
 			// context was cancelled must find the taking stopped, or
 			// it takes the next queued key.
 			stopTaking()
 			cancelSyncs()
-		})()
+		}
+		defer context.AfterFunc(lease.ctx, loseLease)()
+		// The workers ask these contexts before taking a key, and syncs
+		// before writing: they read the clock, so a process resumed after
+		// its lease ran out sees the loss before any timer has fired.
+		check := func() {
+			if !lease.held() {
+				loseLease() // now, not in AfterFunc's goroutine
+			}
+		}
+		taking = clockedContext{stop, check}
+		syncing = clockedContext{syncCtx, check}
 	}
 
 	// WaitFor is woken by the caches themselves; the older
@@ -121,7 +133,7 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for c.processNext(stop, syncCtx) {
+			for c.processNext(taking, syncing) {
 			}
 		})
 	}
@@ -144,7 +156,10 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 		return nil
 	case <-lost:
 	}
-	timer := time.NewTimer(lease.abandonAfter)
+	// Counted from the loss, or from when the lease stopped counting as
+	// held if that came first (the loss noticed late, after a pause):
+	// another replica may act from then on.
+	timer := time.NewTimer(min(lease.abandonAfter, time.Until(lease.until().Add(lease.abandonAfter))))
 	defer timer.Stop()
 	select {
 	case <-exited:
@@ -218,3 +233,19 @@ type PanicError struct {
 }
 
 func (e *PanicError) Error() string { return fmt.Sprintf("sync of %s panicked: %v", e.Key, e.Value) }
+
+// clockedContext is a context whose Err first runs check, which cancels
+// it when the lease no longer counts as held by the clock. Contexts derived
+// from it see the cancellation through Done, as ever.
+type clockedContext struct {
+	context.Context
+	check func()
+}
+
+func (c clockedContext) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	c.check()
+	return c.Context.Err()
+}
