@@ -3,6 +3,7 @@ package workloop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -13,8 +14,12 @@ import (
 // LeaderElection makes Run process keys only while this replica holds the
 // lock, so two replicas never reconcile the same object at once.
 type LeaderElection struct {
-	Lock          resourcelock.Interface
-	LeaseDuration time.Duration // default 15s
+	Lock resourcelock.Interface
+	// LeaseDuration is how long other replicas wait, from the last renewal
+	// they saw, before taking the lease over (default 15s). A whole number
+	// of seconds: the Lease records it in seconds (LeaseDurationSeconds),
+	// and that is what other replicas wait, so New refuses a fraction.
+	LeaseDuration time.Duration
 	RenewDeadline time.Duration // default 10s
 	RetryPeriod   time.Duration // default 2s
 }
@@ -49,6 +54,19 @@ type LeaderElection struct {
 // while this one still acts.
 func WithLeaderElection[K comparable](le LeaderElection) Option[K] {
 	return func(o *options[K]) { o.leader = &le }
+}
+
+// check refuses what would break the guarantees above.
+func (le *LeaderElection) check() error {
+	// client-go's elector writes int(LeaseDuration/time.Second) into the
+	// Lease, and other replicas wait that long: with a fraction they would
+	// take over before the bounds computed from LeaseDuration ran out (and
+	// with under a second, at once).
+	if le.LeaseDuration%time.Second != 0 {
+		return fmt.Errorf("LeaseDuration must be a whole number of seconds, got %v: "+
+			"the Lease records it in seconds, and other replicas wait only that long", le.LeaseDuration)
+	}
+	return nil
 }
 
 // ErrLeadershipLost is returned by Run when the lease was lost before ctx

@@ -45,6 +45,11 @@ func New[K comparable](name string, sync Sync[K], synced []cache.DoneChecker, op
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.leader != nil {
+		if err := o.leader.check(); err != nil {
+			return nil, fmt.Errorf("controller %s: %w", name, err)
+		}
+	}
 	q := workqueue.NewTypedRateLimitingQueueWithConfig(o.rateLimiter, workqueue.TypedRateLimitingQueueConfig[K]{
 		Name:            name,
 		MetricsProvider: o.metrics,
