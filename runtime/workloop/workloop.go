@@ -161,16 +161,17 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 		return nil
 	case <-lost:
 	}
-	// Counted from the loss, or from when the lease stopped counting as
-	// held if that came first (the loss noticed late, after a pause):
-	// another replica may act from then on.
-	timer := time.NewTimer(min(lease.abandonAfter, time.Until(lease.until().Add(lease.abandonAfter))))
+	// abandonAfter from the loss, but never past abandonAfter from when the
+	// lease stopped counting as held, after which another replica may act:
+	// a loss noticed late (after a pause) leaves less, or nothing.
+	wait := max(min(lease.abandonAfter, time.Until(lease.until().Add(lease.abandonAfter))), 0)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-exited:
 	case <-timer.C:
 		utilruntime.HandleErrorWithContext(ctx, nil, "Syncs still running after leadership was lost; exit the process",
-			"controller", c.name, "waited", lease.abandonAfter)
+			"controller", c.name, "waited", wait)
 	}
 	return nil
 }
