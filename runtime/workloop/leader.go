@@ -40,12 +40,12 @@ type LeaderElection struct {
 // yet. The runtime reads its own clock for this rather than waiting for
 // client-go's elector, which may be late: when renewals hang (a partition
 // that drops packets) it gives up only after trying to release the lease,
-// a renew deadline more; in a process that was stopped (SIGSTOP, a frozen
-// VM) or starved, its timers fire after the workers have resumed. So the
-// clock is read before each key is taken, and whenever a sync asks its
-// context for Err: a process resumed after its lease ran out takes no key,
-// and a sync that checks ctx.Err() before each write writes nothing — do
-// check it. What no leader election prevents is a write already on its
+// a renew deadline more; in a process that was stopped (SIGSTOP, a
+// debugger) or starved, its timers fire after the workers have resumed.
+// So the clock is read before each key is taken, and whenever a sync asks
+// its context for Err: a process resumed after its lease ran out takes no
+// key, and a sync that checks ctx.Err() before each write writes nothing —
+// do check it. What no leader election prevents is a write already on its
 // way when the process stopped; make writes conditional (resourceVersion
 // preconditions) where a stale one would matter.
 //
