@@ -102,8 +102,8 @@ TEST_EXTRA :=
 
 test: vet unit lint example version fuzz-smoke e2e-if-possible $(TEST_EXTRA)
 
-# End-to-end tests: the runtime's example controller against a real
-# kube-apiserver and etcd (envtest). hack/e2e-binaries.sh builds both from the
+# End-to-end tests: the runtime's example controller, and its leader election
+# under failure (two replicas), against a real kube-apiserver and etcd (envtest). hack/e2e-binaries.sh builds both from the
 # Go module proxy into a cache outside the clone (~10 minutes the first time,
 # then instant) and prints their directory. See docs/e2e.md.
 E2E_BINARIES := hack/e2e-binaries.sh

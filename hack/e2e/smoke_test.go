@@ -1,9 +1,11 @@
 //go:build e2e
 
 // Package e2e holds the end-to-end tests: the reference runtime's example
-// controller against a real control plane (guard_test.go, `make e2e`), and
-// this smoke test of the infrastructure on its own: the kube-apiserver and
-// etcd built by hack/e2e-binaries.sh start under envtest on loopback, serve
+// controller against a real control plane (guard_test.go, `make e2e`), two
+// replicas of a controller on the runtime's leader election whose leader is
+// killed, partitioned and stopped (leader_test.go, `make e2e`), and this
+// smoke test of the infrastructure on its own: the kube-apiserver and etcd
+// built by hack/e2e-binaries.sh start under envtest on loopback, serve
 // requests and stop cleanly (`make e2e-smoke`).
 package e2e
 

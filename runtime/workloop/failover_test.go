@@ -34,41 +34,71 @@ const (
 	testRetryPeriod   = 100 * time.Millisecond
 )
 
-// partitioned is a replica's view of the Lease API that fails every call
-// once cut, as for a replica cut off from the API server.
+// partitioned is a replica's view of the Lease API that, once a fault is
+// set, runs it instead of each call, as for a replica cut off from the API
+// server.
 type partitioned struct {
 	coordinationclient.LeasesGetter
-	cut *atomic.Bool
+	fault *atomic.Pointer[fault]
+}
+
+// A fault is what a partitioned Lease call does instead of reaching the
+// API server.
+type fault func(ctx context.Context) error
+
+var errPartitioned = apierrors.NewServiceUnavailable("this replica is cut off from the API server")
+
+// refused: every call fails at once (connections refused).
+func refused(context.Context) error { return errPartitioned }
+
+// dropped: every call hangs until its context ends (packets dropped).
+func dropped(ctx context.Context) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// stalledUntil: every call hangs, whatever its context, until release is
+// closed, as if the elector's goroutine had stopped while the workers ran.
+func stalledUntil(release <-chan struct{}) fault {
+	return func(context.Context) error {
+		<-release
+		return errPartitioned
+	}
 }
 
 func (p partitioned) Leases(namespace string) coordinationclient.LeaseInterface {
-	return partitionedLeases{p.LeasesGetter.Leases(namespace), p.cut}
+	return partitionedLeases{p.LeasesGetter.Leases(namespace), p.fault}
 }
 
 type partitionedLeases struct {
 	coordinationclient.LeaseInterface
-	cut *atomic.Bool
+	fault *atomic.Pointer[fault]
 }
 
-var errPartitioned = apierrors.NewServiceUnavailable("this replica is cut off from the API server")
+func (l partitionedLeases) failed(ctx context.Context) error {
+	if f := l.fault.Load(); f != nil {
+		return (*f)(ctx)
+	}
+	return nil
+}
 
 func (l partitionedLeases) Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error) {
-	if l.cut.Load() {
-		return nil, errPartitioned
+	if err := l.failed(ctx); err != nil {
+		return nil, err
 	}
 	return l.LeaseInterface.Get(ctx, name, opts)
 }
 
 func (l partitionedLeases) Create(ctx context.Context, lease *coordinationv1.Lease, opts metav1.CreateOptions) (*coordinationv1.Lease, error) {
-	if l.cut.Load() {
-		return nil, errPartitioned
+	if err := l.failed(ctx); err != nil {
+		return nil, err
 	}
 	return l.LeaseInterface.Create(ctx, lease, opts)
 }
 
 func (l partitionedLeases) Update(ctx context.Context, lease *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error) {
-	if l.cut.Load() {
-		return nil, errPartitioned
+	if err := l.failed(ctx); err != nil {
+		return nil, err
 	}
 	return l.LeaseInterface.Update(ctx, lease, opts)
 }
@@ -132,7 +162,7 @@ func (l *ledger) report(t *testing.T) {
 // shared Lease, and a switch that cuts its Lease calls off.
 type replica struct {
 	c       *workloop.Controller[eventhandler.Key]
-	cut     atomic.Bool
+	fault   atomic.Pointer[fault]
 	factory informers.SharedInformerFactory
 	done    chan error
 	cancel  context.CancelFunc
@@ -140,18 +170,26 @@ type replica struct {
 	returned atomic.Pointer[time.Time]
 }
 
+// testTimings are the lease timings of most failover tests.
+var testTimings = workloop.LeaderElection{LeaseDuration: testLeaseDuration, RenewDeadline: testRenewDeadline, RetryPeriod: testRetryPeriod}
+
 func newReplica(t *testing.T, client *fake.Clientset, id string, sync workloop.Sync[eventhandler.Key], opts ...workloop.Option[eventhandler.Key]) *replica {
+	t.Helper()
+	return newTimedReplica(t, client, id, testTimings, sync, opts...)
+}
+
+// newTimedReplica is newReplica with the lease timings of timings.
+func newTimedReplica(t *testing.T, client *fake.Clientset, id string, timings workloop.LeaderElection, sync workloop.Sync[eventhandler.Key], opts ...workloop.Option[eventhandler.Key]) *replica {
 	t.Helper()
 	r := &replica{factory: informers.NewSharedInformerFactory(client, 0), done: make(chan error, 1)}
 	cms := r.factory.Core().V1().ConfigMaps()
 	lock := &resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: "kube-system", Name: "failover"},
-		Client:     partitioned{client.CoordinationV1(), &r.cut},
+		Client:     partitioned{client.CoordinationV1(), &r.fault},
 		LockConfig: resourcelock.ResourceLockConfig{Identity: id},
 	}
-	opts = append(opts, workloop.WithLeaderElection[eventhandler.Key](workloop.LeaderElection{
-		Lock: lock, LeaseDuration: testLeaseDuration, RenewDeadline: testRenewDeadline, RetryPeriod: testRetryPeriod,
-	}))
+	timings.Lock = lock
+	opts = append(opts, workloop.WithLeaderElection[eventhandler.Key](timings))
 	c, err := workloop.New("failover", sync, []cache.DoneChecker{cms.Informer().HasSyncedChecker()}, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -162,6 +200,9 @@ func newReplica(t *testing.T, client *fake.Clientset, id string, sync workloop.S
 	r.c = c
 	return r
 }
+
+// partition cuts the replica's Lease calls off with f.
+func (r *replica) partition(f fault) { r.fault.Store(&f) }
 
 func (r *replica) start() {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -206,6 +247,41 @@ func configMaps(names ...string) *fake.Clientset {
 // loss, no key may be synced by both at once, and A's Run must return
 // ErrLeadershipLost promptly (before B acts), without waiting for a drain.
 func TestFailoverCancelsOldLeader(t *testing.T) {
+	failover(t, testTimings, refused, nil)
+}
+
+// TestFailoverDroppedRequests: the same, but A's Lease requests hang until
+// their deadline instead of failing (a partition that drops packets), with
+// a renew deadline over half the lease duration, as in client-go's
+// defaults (15s, 10s, 2s). client-go's elector cancels the leading context
+// only after it has tried to release the lease, and that release waits out
+// another renew deadline on such a partition: A's syncs ran on until
+// 2×RenewDeadline+RetryPeriod after its last renewal, past the lease
+// duration, while B could already act (seen end to end: hack/e2e). The
+// lease now ends by A's clock, and the release is not waited for.
+func TestFailoverDroppedRequests(t *testing.T) {
+	failover(t, workloop.LeaderElection{LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: testRetryPeriod}, dropped, nil)
+}
+
+// TestFailoverStalledElector: A's Lease calls hang, whatever their
+// context, until B has taken over, as if A's elector had stopped while its
+// workers ran (a process stopped and resumed is the extreme case: hack/e2e).
+// The elector never gives up meanwhile, so A's clock must end the lease:
+// its sync's context is cancelled and it takes no other key before B may
+// act. Its Run returns once the elector does.
+func TestFailoverStalledElector(t *testing.T) {
+	release := make(chan struct{})
+	failover(t, testTimings, stalledUntil(release), release)
+}
+
+// failover: A leads with a sync of one key in flight, the other key
+// queued, and B waits; then A's Lease calls meet f. B must take over and
+// sync both keys; A's sync context must be cancelled, and its sync over,
+// before B starts the key, A must take no other key, and (unless f stalls
+// A's elector until stalled is closed, which is done once B has acted)
+// A's Run must return ErrLeadershipLost before B acts.
+func failover(t *testing.T, timings workloop.LeaderElection, f fault, stalled chan struct{}) {
+	t.Helper()
 	client := configMaps("one", "two")
 	book := newLedger()
 	entered := make(chan struct{})
@@ -214,7 +290,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 	defer close(release)
 	bSynced := make(chan eventhandler.Key, 10)
 
-	a := newReplica(t, client, "a", func(ctx context.Context, key eventhandler.Key) error {
+	a := newTimedReplica(t, client, "a", timings, func(ctx context.Context, key eventhandler.Key) error {
 		book.start(ctx, "a", key)
 		defer book.end(key)
 		enterOnce.Do(func() { close(entered) })
@@ -225,7 +301,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 			return nil
 		}
 	})
-	b := newReplica(t, client, "b", func(ctx context.Context, key eventhandler.Key) error {
+	b := newTimedReplica(t, client, "b", timings, func(ctx context.Context, key eventhandler.Key) error {
 		book.start(ctx, "b", key)
 		defer book.end(key)
 		bSynced <- key
@@ -247,7 +323,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 	}()
 
 	cut := time.Now()
-	a.cut.Store(true)
+	a.partition(f)
 
 	// B takes over and syncs both keys.
 	seen := map[eventhandler.Key]bool{}
@@ -260,6 +336,9 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 		}
 	}
 	bActed := time.Now()
+	if stalled != nil {
+		close(stalled)
+	}
 
 	var aReturned time.Time
 	select {
@@ -278,7 +357,7 @@ func TestFailoverCancelsOldLeader(t *testing.T) {
 	if got := book.started("a"); len(got) != 1 {
 		t.Errorf("A started %v; it must take no key after losing the lease", got)
 	}
-	if !aReturned.IsZero() {
+	if !aReturned.IsZero() && stalled == nil {
 		if aReturned.After(bActed) {
 			t.Errorf("A's Run returned %v after the partition, after B had already acted (%v)", aReturned.Sub(cut), bActed.Sub(cut))
 		}
@@ -308,7 +387,7 @@ func TestLeadershipLostSyncIgnoringContext(t *testing.T) {
 		t.Fatal("A never led")
 	}
 	cut := time.Now()
-	a.cut.Store(true)
+	a.partition(refused)
 	var err error
 	select {
 	case err = <-a.done:

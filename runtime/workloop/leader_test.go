@@ -2,6 +2,7 @@ package workloop_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +61,24 @@ func TestLeaderElection(t *testing.T) {
 	}
 	stopB()
 	stopA()
+}
+
+// TestLeaseDurationWholeSeconds: client-go's elector records the lease
+// duration in whole seconds (LeaseDurationSeconds), and other replicas
+// wait only that long: with 1500ms they would take over after 1s, before
+// this replica's bounds, computed from 1500ms, ran out (and with under a
+// second, at once). New refuses such a duration instead of acting on it.
+func TestLeaseDurationWholeSeconds(t *testing.T) {
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: "kube-system", Name: "fraction"},
+		Client:     fake.NewClientset().CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: "a"},
+	}
+	for _, d := range []time.Duration{1500 * time.Millisecond, 900 * time.Millisecond} {
+		_, err := workloop.New("fraction", func(context.Context, string) error { return nil }, synced,
+			workloop.WithLeaderElection[string](workloop.LeaderElection{Lock: lock, LeaseDuration: d, RenewDeadline: 500 * time.Millisecond, RetryPeriod: 100 * time.Millisecond}))
+		if err == nil || !strings.Contains(err.Error(), "whole number of seconds") {
+			t.Errorf("LeaseDuration %v: New returned %v, want an error asking for whole seconds", d, err)
+		}
+	}
 }

@@ -45,6 +45,11 @@ func New[K comparable](name string, sync Sync[K], synced []cache.DoneChecker, op
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.leader != nil {
+		if err := o.leader.check(); err != nil {
+			return nil, fmt.Errorf("controller %s: %w", name, err)
+		}
+	}
 	q := workqueue.NewTypedRateLimitingQueueWithConfig(o.rateLimiter, workqueue.TypedRateLimitingQueueConfig[K]{
 		Name:            name,
 		MetricsProvider: o.metrics,
@@ -97,15 +102,27 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 	syncCtx, cancelSyncs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelSyncs()
 	var lost <-chan struct{}
+	var taking, syncing context.Context = stop, syncCtx
 	if lease != nil {
 		lost = lease.ctx.Done()
-		defer context.AfterFunc(lease.ctx, func() {
+		loseLease := func() {
 			// In this order: a worker whose sync returns because its
 			// context was cancelled must find the taking stopped, or
 			// it takes the next queued key.
 			stopTaking()
 			cancelSyncs()
-		})()
+		}
+		defer context.AfterFunc(lease.ctx, loseLease)()
+		// The workers ask these contexts before taking a key, and syncs
+		// before writing: they read the clock, so a process resumed after
+		// its lease ran out sees the loss before any timer has fired.
+		check := func() {
+			if !lease.held() {
+				loseLease() // now, not in AfterFunc's goroutine
+			}
+		}
+		taking = clockedContext{stop, check}
+		syncing = clockedContext{syncCtx, check}
 	}
 
 	// WaitFor is woken by the caches themselves; the older
@@ -121,7 +138,7 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for c.processNext(stop, syncCtx) {
+			for c.processNext(taking, syncing) {
 			}
 		})
 	}
@@ -144,13 +161,17 @@ func (c *Controller[K]) run(ctx context.Context, lease *leaseState, workers int)
 		return nil
 	case <-lost:
 	}
-	timer := time.NewTimer(lease.abandonAfter)
+	// abandonAfter from the loss, but never past abandonAfter from when the
+	// lease stopped counting as held, after which another replica may act:
+	// a loss noticed late (after a pause) leaves less, or nothing.
+	wait := max(min(lease.abandonAfter, time.Until(lease.until().Add(lease.abandonAfter))), 0)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-exited:
 	case <-timer.C:
 		utilruntime.HandleErrorWithContext(ctx, nil, "Syncs still running after leadership was lost; exit the process",
-			"controller", c.name, "waited", lease.abandonAfter)
+			"controller", c.name, "waited", wait)
 	}
 	return nil
 }
@@ -218,3 +239,19 @@ type PanicError struct {
 }
 
 func (e *PanicError) Error() string { return fmt.Sprintf("sync of %s panicked: %v", e.Key, e.Value) }
+
+// clockedContext is a context whose Err first runs check, which cancels
+// it when the lease no longer counts as held by the clock. Contexts derived
+// from it see the cancellation through Done, as ever.
+type clockedContext struct {
+	context.Context
+	check func()
+}
+
+func (c clockedContext) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	c.check()
+	return c.Context.Err()
+}
