@@ -14,6 +14,8 @@ import (
 	yamlnode "go.yaml.in/yaml/v3"
 	"golang.org/x/tools/go/analysis"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ctrllint/ctrllint/internal/regular"
 )
 
 // FileNames are the names a configuration file is found by, in the order
@@ -32,17 +34,19 @@ type File struct {
 // Find looks for a configuration file in dir, then in each parent
 // directory up to the root, and returns the first found ("" for none). Both
 // names in one directory is an error: which one is meant is not clear.
+// A name found is any directory entry, whatever it is (a directory, a named
+// pipe, a symbolic link to nothing, a file that cannot be read): Load
+// reports what is wrong with it. Skipping it would run every analyzer with
+// its defaults, as if there were no file, or with a file further up.
 func Find(dir string) (string, error) {
 	for {
 		var found []string
 		for _, name := range FileNames {
 			p := filepath.Join(dir, name)
-			st, err := os.Stat(p)
+			_, err := os.Lstat(p)
 			switch {
-			case err == nil && !st.IsDir():
-				found = append(found, p)
 			case err == nil:
-				return "", fmt.Errorf("%s is a directory, not a configuration file", p)
+				found = append(found, p)
 			case !errors.Is(err, os.ErrNotExist):
 				return "", err // unreadable: never skipped silently
 			}
@@ -64,9 +68,13 @@ func Find(dir string) (string, error) {
 // Load reads and checks the configuration file at path (absolute) against
 // the analyzers in all. name is how messages call the file. Every problem
 // is reported, one error each, as "name:line: problem" (the line where the
-// YAML library gives one), in the order of the file.
+// YAML library gives one), in the order of the file. A file that cannot
+// be read, or is not a regular file after following symbolic links (a
+// directory, a named pipe, /dev/stdin on a terminal or pipe, a symbolic
+// link to nothing), is an error naming it, returned at once: a named pipe
+// is never opened to wait for a writer (package regular).
 func Load(path, name string, all []*analysis.Analyzer) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -52,15 +52,21 @@ func kind(m fs.FileMode) string {
 }
 
 // Check returns nil if path names a regular file after following symbolic
-// links, and otherwise an *fs.PathError: Stat's own (no such file, a loop
-// of links, a directory that cannot be searched), or a NotRegularError,
-// also for a symbolic link to nothing, which Stat reports as missing.
+// links, and otherwise an *fs.PathError whose Op is "open": Stat's error
+// (no such file, a loop of links, a directory that cannot be searched), or
+// a NotRegularError, also for a symbolic link to nothing, which Stat
+// reports as missing.
 func Check(path string) error {
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if target, lerr := os.Readlink(path); lerr == nil {
 			return &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: fs.ModeSymlink, Target: target}}
 		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// As opening it would say: "open FILE: no such file or directory".
+		return &fs.PathError{Op: "open", Path: pe.Path, Err: pe.Err}
 	}
 	if err != nil {
 		return err
