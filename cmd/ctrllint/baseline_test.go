@@ -210,7 +210,7 @@ func TestBaselineErrors(t *testing.T) {
 		{"missing baseline", []string{"-C", dir, "-baseline", "nope", "./..."}, "ctrllint: -baseline: open " + filepath.Join(dir, "nope") + ": no such file or directory\n"},
 		{"corrupt line", []string{"-C", dir, "-baseline", "corrupt", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "corrupt") + ":3: not a baseline entry: unexpected EOF\n"},
 		{"not a baseline", []string{"-C", dir, "-baseline", "other", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "other") + ":1: not a ctrllint baseline"},
-		{"a directory", []string{"-C", dir, "-baseline", "sub", "./..."}, "ctrllint: -baseline: " + filepath.Join(dir, "sub") + ": read " + filepath.Join(dir, "sub") + ": is a directory\n"},
+		{"a directory", []string{"-C", dir, "-baseline", "sub", "./..."}, "ctrllint: -baseline: open " + filepath.Join(dir, "sub") + ": a directory, not a regular file\n"},
 		{"both flags", []string{"-C", dir, "-baseline", "b", "-baseline-write", "b", "./..."}, "ctrllint: -baseline and -baseline-write cannot be used together"},
 		{"empty -baseline", []string{"-C", dir, "-baseline=", "./..."}, "ctrllint: -baseline needs a file name\n"},
 		{"empty -baseline-write", []string{"-C", dir, "-baseline-write", "", "./..."}, "ctrllint: -baseline-write needs a file name\n"},

@@ -254,3 +254,33 @@ func TestConfigList(t *testing.T) {
 		t.Errorf("-list -config=none: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A second YAML document in the file stops the run (exit 2) at the line
+// where it starts, in the discovered file and in -config's: its settings
+// used to be ignored, and an empty first document made the file no
+// settings at all. A --- before the one document and a ... after it are
+// fine.
+func TestConfigDocuments(t *testing.T) {
+	dir := configFixture(t, ".ctrllint.yml", "# settings\n---\nenable: [badcall]\n---\ndisable: [badcall]\n")
+	if err := os.WriteFile(filepath.Join(dir, "ci.yml"), []byte("---\n---\nenable: [badcalltwin]\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	const second = ": a second YAML document: a configuration file is one document (only the first would be read)\n"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"./..."}, "ctrllint: .ctrllint.yml:4" + second},
+		{[]string{"-list"}, "ctrllint: .ctrllint.yml:4" + second},
+		{[]string{"-config", "ci.yml", "./..."}, "ctrllint: -config: ci.yml:2" + second},
+	} {
+		r := runInProcess(append([]string{"-C", dir}, tc.args...)...)
+		if r.code != exitError || r.stdout != "" || r.stderr != tc.want {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant   %q", tc.args, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
+	one := configFixture(t, ".ctrllint.yml", "# settings\n---\nenable: [badcall]\n...\n# the end\n")
+	if r := runInProcess("-C", one, "./..."); r.code != exitFindings || analyzersIn(r.stdout) != "badcall" || r.stderr != "" {
+		t.Errorf("one document between --- and ...: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

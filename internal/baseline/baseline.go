@@ -3,10 +3,10 @@ package baseline
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/regular"
 )
 
 // A Baseline is a baseline file, read.
@@ -17,9 +17,11 @@ type Baseline struct {
 
 // Read reads the baseline file at path. A missing, unreadable or corrupt
 // file is an error: a baseline that silently read as empty would report
-// every finding, one that failed open, none.
+// every finding, one that failed open, none. So is one that is not a
+// regular file: a named pipe would block the read for ever (package
+// regular).
 func Read(path string) (*Baseline, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}

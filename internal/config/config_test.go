@@ -171,6 +171,60 @@ severity: {default: note, tombstone: error}
 	}
 }
 
+// A file is one YAML document: a --- may start it and a ... end it, with
+// comments around them. A second document is refused at the line where
+// it starts, whatever it holds (nothing, comments, settings, a syntax
+// error): the YAML library would read the first and ignore it.
+func TestLoadDocuments(t *testing.T) {
+	for _, tc := range []struct {
+		src    string
+		enable string // the settings' enable list, or the error's start
+	}{
+		// One document.
+		{"---\nenable: [tombstone]\n", "[tombstone]"},
+		{"# ctrllint\n\n---\nenable: [tombstone]\n", "[tombstone]"},
+		{"--- # ctrllint\nenable: [tombstone]\n", "[tombstone]"},
+		{"--- {enable: [tombstone]}\n", "[tombstone]"},
+		{"enable: [tombstone]\n...\n", "[tombstone]"},
+		{"---\nenable: [tombstone]\n... # end\n# after the end\n...\n", "[tombstone]"},
+		{"\ufeff---\r\nenable: [tombstone]\r\n...\r\n", "[tombstone]"},
+		{"exclude-paths:\n  - '^---'\n  - |-\n   ---\n", "[]"},
+		{"exclude-paths: ['---', \"...\"]\n", "[]"},
+		// Comments only, one document or none: an empty configuration.
+		{"---\n# enable: [tombstone]\n", "[]"},
+		{"# enable: [tombstone]\n...\n", "[]"},
+		{"---\n...\n", "[]"},
+		// Two.
+		{"enable: [tombstone]\n---\ndisable: [forget]\n", ".ctrllint.yml:2: a second YAML document: a configuration file is one document (only the first would be read)"},
+		{"---\n---\nenable: [tombstone]\n", ".ctrllint.yml:2: a second YAML document"},
+		{"# nothing yet\n---\n# still nothing\n--- # here\nenable: [tombstone]\n", ".ctrllint.yml:4: a second YAML document"},
+		{"enable: [tombstone]\n\n---\n", ".ctrllint.yml:3: a second YAML document"},
+		{"enable: [tombstone]\n---\n# disable: [forget]\n", ".ctrllint.yml:2: a second YAML document"},
+		{"enable: [tombstone]\n--- {disable: [forget]}\n", ".ctrllint.yml:2: a second YAML document"},
+		{"enable: [tombstone]\n...\ndisable: [forget]\n", ".ctrllint.yml:3: a second YAML document"},
+		{"enable: [tombstone]\n...\n# the next\n---\ndisable: [forget]\n", ".ctrllint.yml:4: a second YAML document"},
+		{"exclude-paths:\n  - |\n    x\n---\n", ".ctrllint.yml:4: a second YAML document"},
+		{"enable: [tombstone]\n---\ndisable: [forget\n", ".ctrllint.yml:2: a second YAML document"},
+		{"enable: [tombstone]\n---\nenable: [tombstone]\nenable: [forget]\n", ".ctrllint.yml:2: a second YAML document"},
+		// A syntax error in the first comes first.
+		{"enable: [tombstone\n---\ndisable: [forget]\n", ".ctrllint.yml:1: did not find expected ',' or ']'"},
+	} {
+		f, err := load(t, tc.src)
+		switch {
+		case strings.HasPrefix(tc.enable, "["):
+			if err != nil {
+				t.Errorf("%q: %v", tc.src, err)
+			} else if got := "[" + strings.Join(f.Enable, " ") + "]"; got != tc.enable {
+				t.Errorf("%q: enable %s, want %s", tc.src, got, tc.enable)
+			}
+		case err == nil:
+			t.Errorf("%q: accepted: %+v", tc.src, f.Settings)
+		case !strings.HasPrefix(err.Error(), tc.enable) || strings.Contains(err.Error(), "\n"):
+			t.Errorf("%q: error\n%s\nwant one starting\n%s", tc.src, err, tc.enable)
+		}
+	}
+}
+
 // The plugin's front end takes every key but severity, and says what to
 // use instead.
 func TestDecodePluginRefusesSeverity(t *testing.T) {
@@ -225,10 +279,12 @@ func TestFind(t *testing.T) {
 	if _, err := Find(sub); err == nil || !strings.Contains(err.Error(), "both "+filepath.Join(root, "a", ".ctrllint.yml")+" and .ctrllint.yaml: keep one") {
 		t.Errorf("both names: %v", err)
 	}
+	// An entry that is not a file to read is found all the same, for Load
+	// to refuse: skipping it would take the file above, or none.
 	if err := os.Mkdir(filepath.Join(sub, ".ctrllint.yml"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Find(sub); err == nil || !strings.Contains(err.Error(), "is a directory") {
-		t.Errorf("a directory: %v", err)
+	if got := find(sub); got != filepath.Join(sub, ".ctrllint.yml") {
+		t.Errorf("a directory: found %q", got)
 	}
 }
