@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/driver"
@@ -61,28 +62,7 @@ func BenchmarkLoadAndAnalyze(b *testing.B) {
 // analyzers would find in generated files is dropped. Its one finding is
 // the controller's, which the generated defaulter explains.
 func BenchmarkGeneratedFile(b *testing.B) {
-	dir, err := filepath.EvalSymlinks(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	fixture, err := filepath.Abs(filepath.Join("..", "testdata", "src", "current"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	lines, err := synthetic.Write(dir, fixture, "example.com/widgets", "widgets", 258)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg := &driver.Config{
-		Dir:       dir,
-		Patterns:  []string{"./..."},
-		Analyzers: analyzers.All(),
-		Env:       append(os.Environ(), "GOPROXY=off"),
-	}
-	pkgs, err := driver.Load(context.Background(), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	cfg, pkgs, lines := loadSynthetic(b, 258)
 	for b.Loop() {
 		res, err := driver.Run(cfg, pkgs)
 		if err != nil {
@@ -93,6 +73,34 @@ func BenchmarkGeneratedFile(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(lines), "generated-lines")
+}
+
+// loadSynthetic writes internal/synthetic's package of kinds generated
+// kinds beside a small controller into a module of its own, compiled
+// against the current fixture module's dependencies, and loads it for
+// driver.Run. lines is the number of generated lines.
+func loadSynthetic(tb testing.TB, kinds int) (cfg *driver.Config, pkgs []*packages.Package, lines int) {
+	dir, err := filepath.EvalSymlinks(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fixture, err := filepath.Abs(filepath.Join("..", "testdata", "src", "current"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if lines, err = synthetic.Write(dir, fixture, "example.com/widgets", "widgets", kinds); err != nil {
+		tb.Fatal(err)
+	}
+	cfg = &driver.Config{
+		Dir:       dir,
+		Patterns:  []string{"./..."},
+		Analyzers: analyzers.All(),
+		Env:       append(os.Environ(), "GOPROXY=off"),
+	}
+	if pkgs, err = driver.Load(context.Background(), cfg); err != nil {
+		tb.Fatal(err)
+	}
+	return cfg, pkgs, lines
 }
 
 func fixtureConfig(b *testing.B, as []*analysis.Analyzer) *driver.Config {

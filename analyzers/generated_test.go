@@ -1,9 +1,7 @@
 package analyzers_test
 
 import (
-	"context"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/internal/crash"
 	"github.com/ctrllint/ctrllint/internal/driver"
 	"github.com/ctrllint/ctrllint/internal/synthetic"
@@ -45,27 +42,7 @@ var stillAnalysed = []string{
 // still known where hand-written code depends on it: the controller's
 // finding is there, explained by the generated defaulter it calls.
 func TestGeneratedFilesNotChecked(t *testing.T) {
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixture, err := filepath.Abs(filepath.Join("..", "testdata", "src", "current"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := synthetic.Write(dir, fixture, "example.com/widgets", "widgets", 3); err != nil {
-		t.Fatal(err)
-	}
-	cfg := &driver.Config{
-		Dir:       dir,
-		Patterns:  []string{"./..."},
-		Analyzers: analyzers.All(),
-		Env:       append(os.Environ(), "GOPROXY=off"),
-	}
-	pkgs, err := driver.Load(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, pkgs, _ := loadSynthetic(t, 3)
 	if len(pkgs) != 1 {
 		t.Fatalf("loaded %d packages, want the synthetic one", len(pkgs))
 	}
