@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
 )
 
 // The errors JSON-RPC 2.0 and LSP 3.17 prescribe, case by case, as the
@@ -178,5 +181,176 @@ func TestJSONRPCErrors(t *testing.T) {
 			}
 			checkReplies(t, s.exchange(t, initialize), reply{`1`, 0})
 		})
+	}
+}
+
+// What JSON-RPC leaves to methods, after initialize: a method the server
+// does not implement is not found (-32601) whatever its params, LSP's
+// "$/" requests included; a known one's params that do not decode are
+// invalid (-32602). Notifications get no reply, even unknown ones, and
+// "$/" ones are dropped without a word.
+func TestMethodErrors(t *testing.T) {
+	s := startRaw(t)
+	checkReplies(t, s.exchange(t, initialize), reply{`1`, 0})
+	before := s.log.String()
+
+	got := s.exchange(t,
+		`{"jsonrpc":"2.0","id":2,"method":"ctrllint/nope"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ctrllint/nope","params":{}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"ctrllint/nope","params":[1]}`,
+		`{"jsonrpc":"2.0","id":5,"method":"ctrllint/nope","params":null}`,
+		`{"jsonrpc":"2.0","id":6,"method":"textDocument/hover","params":{"textDocument":5}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a.go"},"position":{"line":0,"character":0}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"$/ctrllint"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"$/cancelRequest","params":{"id":2}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"textDocument/codeAction","params":{"textDocument":5}}`,
+		`{"jsonrpc":"2.0","id":11,"method":"textDocument/codeAction"}`,
+		`{"jsonrpc":"2.0","id":12,"method":"textDocument/codeAction","params":{`+codeFixes+`}}`,
+
+		`{"jsonrpc":"2.0","method":"ctrllint/nope"}`,
+		`{"jsonrpc":"2.0","method":"ctrllint/nope","params":{"x":1}}`,
+		`{"jsonrpc":"2.0","method":"$/ctrllint"}`,
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":12}}`,
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"nothing running"}}`,
+		`{"jsonrpc":"2.0","method":"$/setTrace","params":{"value":"off"}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":5}}`,
+	)
+	checkReplies(t, got,
+		reply{`2`, jsonrpc2.MethodNotFound},
+		reply{`3`, jsonrpc2.MethodNotFound},
+		reply{`4`, jsonrpc2.MethodNotFound},
+		reply{`5`, jsonrpc2.MethodNotFound},
+		reply{`6`, jsonrpc2.MethodNotFound},
+		reply{`7`, jsonrpc2.MethodNotFound},
+		reply{`8`, jsonrpc2.MethodNotFound},
+		reply{`9`, jsonrpc2.MethodNotFound},
+		reply{`10`, jsonrpc2.InvalidParams},
+		reply{`11`, jsonrpc2.InvalidParams},
+		reply{`12`, 0},
+	)
+	log := strings.TrimPrefix(s.log.String(), before)
+	for _, want := range []string{
+		"refused a ctrllint/nope request: method not found: ctrllint/nope",
+		"refused a $/ctrllint request: method not found: $/ctrllint",
+		"refused a textDocument/codeAction request: invalid params: ",
+		"ignoring notification textDocument/didOpen: ",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log:\n%s\nwant a line containing %s", log, want)
+		}
+	}
+	for _, unwanted := range []string{"notification $/", "notification ctrllint/nope"} {
+		if strings.Contains(log, unwanted) {
+			t.Errorf("log:\n%s\nwant no line containing %s", log, unwanted)
+		}
+	}
+}
+
+// LSP 3.17's lifecycle: before initialize, requests get -32002 and
+// notifications (exit excepted) are dropped, and the server sends nothing
+// of its own; initialize comes once; after shutdown every request gets
+// -32600; exit after shutdown ends the server with status 0. What is
+// wrong with a request whenever it comes (an unknown method, params that
+// do not decode) is said first.
+func TestLifecycle(t *testing.T) {
+	s := startRaw(t)
+	early, late := t.TempDir(), t.TempDir() // no go.mod above them
+	for _, dir := range []string{early, late} {
+		if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	didOpen := func(dir string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"languageId":"go","version":1,"text":"package a\n"}}}`,
+			uri.File(filepath.Join(dir, "a.go")))
+	}
+
+	got := s.exchange(t,
+		`{"jsonrpc":"2.0","id":1,`,
+		`{"jsonrpc":"2.0","id":2,"method":"textDocument/codeAction","params":{`+codeFixes+`}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"ctrllint/nope"}`,
+		`{"jsonrpc":"2.0","id":5,"method":"textDocument/codeAction","params":{"textDocument":5}}`,
+		didOpen(early),
+		`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
+	)
+	checkReplies(t, got,
+		reply{noID, jsonrpc2.ParseError},
+		reply{`2`, jsonrpc2.ServerNotInitialized},
+		reply{`3`, jsonrpc2.ServerNotInitialized},
+		reply{`4`, jsonrpc2.MethodNotFound},
+		reply{`5`, jsonrpc2.InvalidParams},
+	)
+	for _, m := range got {
+		if _, ok := m.msg.(*jsonrpc2.Response); !ok {
+			t.Errorf("before initialize the server sent %s", m.body)
+		}
+	}
+	for _, want := range []string{
+		"refused a textDocument/codeAction request: the server is not initialized",
+		"dropped a textDocument/didOpen notification: it came before initialize",
+		"dropped a initialized notification: it came before initialize",
+	} {
+		if !strings.Contains(s.log.String(), want) {
+			t.Errorf("log:\n%s\nwant a line containing %s", s.log, want)
+		}
+	}
+
+	checkReplies(t, s.exchange(t, `{"jsonrpc":"2.0","id":6,"method":"initialize","params":{}}`), reply{`6`, 0})
+	checkReplies(t, s.exchange(t, `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}}`), reply{`7`, jsonrpc2.InvalidRequest})
+
+	// The document opened before initialize was dropped: only the one
+	// opened after it is analysed (a message that it has no module).
+	s.send(t, "", didOpen(late))
+	timeout := time.After(20 * time.Second)
+	for shown := false; !shown; {
+		select {
+		case m, ok := <-s.msgs:
+			if !ok {
+				t.Fatalf("the server closed the connection; log:\n%s", s.log)
+			}
+			n, isNote := m.msg.(*jsonrpc2.Notification)
+			if !isNote || n.Method() != "window/showMessage" {
+				continue
+			}
+			if strings.Contains(string(m.body), filepath.Base(early)) {
+				t.Errorf("the document opened before initialize was analysed: %s", m.body)
+			}
+			shown = strings.Contains(string(m.body), filepath.Base(late))
+		case <-timeout:
+			t.Fatalf("no message about %s; log:\n%s", late, s.log)
+		}
+	}
+
+	got = s.exchange(t,
+		`{"jsonrpc":"2.0","id":8,"method":"shutdown"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"shutdown"}`,
+		`{"jsonrpc":"2.0","id":10,"method":"textDocument/codeAction","params":{`+codeFixes+`}}`,
+		`{"jsonrpc":"2.0","id":11,"method":"initialize","params":{}}`,
+		`{"jsonrpc":"2.0","id":12,"method":"ctrllint/nope"}`,
+		`{"jsonrpc":"2.0","id":13,"method":"textDocument/codeAction","params":{"textDocument":5}}`,
+		didOpen(late),
+	)
+	checkReplies(t, got,
+		reply{`8`, 0},
+		reply{`9`, jsonrpc2.InvalidRequest},
+		reply{`10`, jsonrpc2.InvalidRequest},
+		reply{`11`, jsonrpc2.InvalidRequest},
+		reply{`12`, jsonrpc2.MethodNotFound},
+		reply{`13`, jsonrpc2.InvalidParams},
+	)
+	s.send(t, "", `{"jsonrpc":"2.0","method":"exit"}`)
+	if code := s.status(t); code != 0 {
+		t.Errorf("exit status %d after shutdown and exit", code)
+	}
+}
+
+// exit before initialize ends the server, with status 1: there was no
+// shutdown.
+func TestExitBeforeInitialize(t *testing.T) {
+	s := startRaw(t)
+	s.send(t, "", `{"jsonrpc":"2.0","method":"exit"}`)
+	if code := s.status(t); code != 1 {
+		t.Errorf("exit status %d, want 1", code)
 	}
 }
