@@ -137,6 +137,8 @@ func TestJSONRPCErrors(t *testing.T) {
 		log  string
 	}{
 		{"params not JSON", `{"jsonrpc":"2.0","id":4,"method":"textDocument/codeAction","params":{"textDocument":]}}`, []reply{{noID, jsonrpc2.ParseError}}, "refused a message: the message is not JSON"},
+		{"params balanced but not JSON", `{"jsonrpc":"2.0","id":4,"method":"textDocument/codeAction","params":{]}`, []reply{{noID, jsonrpc2.ParseError}}, "refused a message: the message is not JSON"},
+		{"notification's params balanced but not JSON", `{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{]}`, []reply{{noID, jsonrpc2.ParseError}}, "refused a message: the message is not JSON"},
 		{"text after the message", `{"jsonrpc":"2.0","id":4,"method":"shutdown"} {}`, []reply{{noID, jsonrpc2.ParseError}}, "refused a message: the message is not JSON"},
 		{"a number", `5`, []reply{{noID, jsonrpc2.InvalidRequest}}, "refused a message"},
 		{"null", `null`, []reply{{noID, jsonrpc2.InvalidRequest}}, "refused a message"},
