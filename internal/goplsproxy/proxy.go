@@ -65,9 +65,9 @@ const shutdownID = `"ctrllint-gopls-shutdown"`
 
 // Run starts gopls and proxies between it and the client (in and out)
 // until gopls ends, and returns the exit status: 0 if the client asked for
-// shutdown before it said exit or closed the connection, 1 if it did not,
-// or if gopls ended by itself (after telling the client), 2 if gopls could
-// not be started.
+// shutdown (and gopls did not refuse it) before it said exit or closed the
+// connection, 1 if it did not, or if gopls ended by itself (after telling
+// the client), 2 if gopls could not be started.
 func Run(ctx context.Context, in io.ReadCloser, out io.Writer, opts Options) int {
 	if opts.ExitWait <= 0 {
 		opts.ExitWait = 10 * time.Second
@@ -189,12 +189,14 @@ type proxy struct {
 
 	merged *merger
 
-	mu         sync.Mutex
-	pending    map[string]pending // the client's requests whose answers are merged, by id
-	shutdown   bool               // the client asked for shutdown
-	shutdownID string             // its id (idKey)
-	ended      bool               // the client said exit or went away: gopls is to end
-	ending     chan struct{}      // closed when ended is set
+	mu          sync.Mutex
+	pending     map[string]pending // the client's requests whose answers are merged, by id
+	initID      string             // the id (idKey) of the client's initialize, "" before it
+	initialized bool               // gopls answered it with a result
+	shutdownID  string             // the id (idKey) of the client's shutdown, "" before it or if refused
+	shutdown    bool               // gopls answered it with a result
+	ended       bool               // the client said exit or went away: gopls is to end
+	ending      chan struct{}      // closed when ended is set
 }
 
 // pending is a client request whose answer gets ctrllint's part.
@@ -231,9 +233,14 @@ func (p *proxy) fromClient(r *lsp.FrameReader) {
 			continue
 		}
 		switch {
+		case m.Method == "initialize" && m.ID != nil:
+			p.mu.Lock()
+			if !p.initialized {
+				p.initID = idKey(m.ID)
+			}
+			p.mu.Unlock()
 		case m.Method == "shutdown" && m.ID != nil:
 			p.mu.Lock()
-			p.shutdown = true
 			p.shutdownID = idKey(m.ID)
 			p.mu.Unlock()
 		case (m.Method == "textDocument/codeAction" || m.Method == "textDocument/diagnostic") && m.ID != nil:
@@ -247,7 +254,17 @@ func (p *proxy) fromClient(r *lsp.FrameReader) {
 				p.end()
 				return
 			}
-			p.observe(m.Method, m.Params)
+			// As LSP asks of a server, ctrllint's side drops
+			// notifications before initialize (gopls answers the
+			// client's requests then). Its own, from an analysis the
+			// notification would start, would reach the client before
+			// the InitializeResult, which LSP does not allow either.
+			p.mu.Lock()
+			initialized := p.initialized
+			p.mu.Unlock()
+			if initialized {
+				p.observe(m.Method, m.Params)
+			}
 		}
 	}
 }
@@ -287,7 +304,7 @@ func (p *proxy) observe(method string, params json.RawMessage) {
 // would, then end of input.
 func (p *proxy) clientGone() {
 	p.mu.Lock()
-	shutdown := p.shutdown
+	shutdown := p.shutdown || p.shutdownID != ""
 	p.mu.Unlock()
 	if !shutdown {
 		p.toGopls([]byte(`{"jsonrpc":"2.0","id":` + shutdownID + `,"method":"shutdown"}`))
@@ -334,10 +351,24 @@ func (p *proxy) fromGopls(r *lsp.FrameReader) error {
 			if string(m.ID) == shutdownID {
 				continue // the proxy's own, the client is gone
 			}
+			key := idKey(m.ID)
 			p.mu.Lock()
-			req, ok := p.pending[idKey(m.ID)]
-			delete(p.pending, idKey(m.ID))
-			shutdown := p.shutdownID != "" && idKey(m.ID) == p.shutdownID
+			req, ok := p.pending[key]
+			delete(p.pending, key)
+			// The client's initialize and shutdown count once gopls has
+			// answered them with a result, before the client hears of
+			// it: LSP's lifecycle is gopls's, and a refused shutdown
+			// (before initialize, say) is none, for the exit status too.
+			if key == p.initID && m.Error == nil && m.Result != nil {
+				p.initialized = true
+			}
+			shutdown := key == p.shutdownID && m.Error == nil && m.Result != nil
+			switch {
+			case shutdown:
+				p.shutdown = true
+			case key == p.shutdownID:
+				p.shutdownID = ""
+			}
 			p.mu.Unlock()
 			if shutdown {
 				// Nothing of ctrllint's follows the reply. Waiting here
@@ -373,12 +404,14 @@ func (p *proxy) answer(req pending, m message) ([]byte, bool) {
 	if result == nil {
 		return nil, false
 	}
-	b, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
-	}{"2.0", m.ID, result})
-	return b, err == nil
+	// A response of the proxy's own: gopls's id as gopls wrote it (the
+	// client's, as the client wrote it) and a result, with no error.
+	b := make([]byte, 0, len(m.ID)+len(result)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, m.ID...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}'), true
 }
 
 // codeActions is gopls's list of code actions (null or a list) with

@@ -111,7 +111,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	}
 	s.engine.Shutdown()
 	s.mu.Lock()
-	shutdown := s.shutdown
+	shutdown := s.state == stateShutdown
 	s.mu.Unlock()
 
 	closed := make(chan struct{})
@@ -142,9 +142,18 @@ type server struct {
 	exit     chan struct{} // closed by the exit notification
 	exitOnce sync.Once
 
-	mu       sync.Mutex
-	shutdown bool // shutdown was requested
+	mu    sync.Mutex
+	state state
 }
+
+// state is where the server is in LSP's lifecycle.
+type state int
+
+const (
+	stateNew         state = iota // before initialize
+	stateInitialized              // initialize answered
+	stateShutdown                 // shutdown requested
+)
 
 // clientOf is the engine's Client over the protocol's client.
 type clientOf struct{ c protocol.Client }
@@ -186,40 +195,138 @@ func (Codec) Unmarshal(data []byte, v any) error {
 	return protocol.Unmarshal(data, v)
 }
 
+// requests and notifications are the methods the server implements;
+// requests maps each to a check of its params (nil: it has none, and any
+// sent are ignored, as the protocol package's handler does). Every other
+// request is answered with -32601 (method not found), whatever its params,
+// and every other notification is dropped: what LSP asks for methods
+// beginning with "$/", and what JSON-RPC asks for any other the server
+// does not have.
+//
+// $/cancelRequest is among the dropped: requests are handled one at a
+// time as they are read (below), so the notification is read only after
+// the request it names has been answered, and there is nothing left to
+// cancel. For the same reason no request fails with ContentModified: a
+// request sees every edit sent before it, and no edit comes while it runs.
+var (
+	requests = map[string]func(jsonrpc2.RawMessage) error{
+		protocol.MethodInitialize:             decodes[protocol.InitializeParams],
+		protocol.MethodShutdown:               nil,
+		protocol.MethodTextDocumentCodeAction: decodes[protocol.CodeActionParams],
+	}
+	notifications = map[string]bool{
+		protocol.MethodInitialized:           true,
+		protocol.MethodExit:                  true,
+		protocol.MethodTextDocumentDidOpen:   true,
+		protocol.MethodTextDocumentDidChange: true,
+		protocol.MethodTextDocumentDidSave:   true,
+		protocol.MethodTextDocumentDidClose:  true,
+	}
+)
+
+// decodes checks that params decode as a T.
+func decodes[T any](params jsonrpc2.RawMessage) error {
+	var v T
+	return protocol.Unmarshal(params, &v)
+}
+
 // handler dispatches messages to s one at a time, in the order they
 // arrive: every handler is quick (analysis runs in the package workers),
 // and handling a didChange, didSave and codeAction in order is what keeps
 // quick fixes from being offered for text they no longer fit.
 //
-// A notification handler's error would close the connection, so errors
-// from notifications (an unknown method, bad parameters) are logged
-// instead.
+// A request the stream let through (it refuses what is no request at
+// all) is checked first as JSON-RPC asks, then against LSP 3.17's
+// lifecycle: the first errors say the request is wrong whenever it comes,
+// the others that it came at the wrong time.
+//
+//   - A method the server does not implement gets -32601
+//     (MethodNotFound), whatever its params.
+//   - Params that do not decode get -32602 (InvalidParams).
+//   - Before initialize, a request other than initialize gets -32002
+//     (ServerNotInitialized).
+//   - After shutdown, every request gets -32600 (InvalidRequest).
+//   - A second initialize gets -32600: the specification says it may be
+//     sent only once but names no code; -32600 is gopls's answer.
+//   - A request that fails otherwise gets its error's code, or -32603
+//     (InternalError) for an error without one.
+//
+// A notification is dropped before initialize and after shutdown (exit
+// excepted), or if the server does not implement it. A notification
+// handler's error would close the connection, so errors from
+// notifications (params that do not decode) are logged instead.
 func (s *server) handler() jsonrpc2.Handler {
 	h := protocol.ServerHandler(s, nil)
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.IsCall() {
-			res, err := h(ctx, req)
-			if errors.Is(err, jsonrpc2.ErrParse) {
-				// The protocol package's word for params that do not
-				// decode; the message itself was JSON, or the stream
-				// would have answered it.
-				detail := strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": ")
-				s.logf("refused a %s request: invalid params: %s", req.Method(), detail)
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params for %s: %s", req.Method(), detail)
+		method := req.Method()
+		s.mu.Lock()
+		state := s.state
+		s.mu.Unlock()
+		if !req.IsCall() {
+			switch {
+			case method == protocol.MethodExit:
+			case state == stateNew:
+				s.logf("dropped a %s notification: it came before initialize", method)
+				return nil, nil
+			case state == stateShutdown || !notifications[method]:
+				return nil, nil
 			}
-			return res, err
+			if _, err := h(ctx, req); err != nil {
+				s.logf("ignoring notification %s: %v", method, err)
+			}
+			return nil, nil
 		}
-		if _, err := h(ctx, req); err != nil {
-			s.logf("ignoring notification %s: %v", req.Method(), err)
+
+		check, known := requests[method]
+		var paramsErr error
+		if check != nil {
+			paramsErr = check(req.Params())
 		}
-		return nil, nil
+		var refused *jsonrpc2.Error
+		switch {
+		case !known:
+			refused = jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+		case paramsErr != nil:
+			return nil, s.invalidParams(method, paramsErr)
+		case state == stateNew && method != protocol.MethodInitialize:
+			refused = jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: initialize comes first")
+		case state == stateShutdown:
+			refused = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down: shutdown was requested")
+		case method == protocol.MethodInitialize && state == stateInitialized:
+			refused = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is already initialized: initialize may be sent only once")
+		}
+		if refused != nil {
+			s.logf("refused a %s request: %s", method, refused.Message)
+			return nil, refused
+		}
+
+		res, err := h(ctx, req)
+		var coded *jsonrpc2.Error
+		switch {
+		case err == nil:
+			return res, nil
+		case errors.Is(err, jsonrpc2.ErrParse):
+			return nil, s.invalidParams(method, err)
+		case !errors.As(err, &coded):
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", method, err)
+		}
+		return nil, err
 	}
+}
+
+// invalidParams is the answer to a request whose params do not decode.
+func (s *server) invalidParams(method string, err error) error {
+	// The protocol package wraps its decoding errors in ErrParse; the
+	// message itself was JSON, or the stream would have answered it.
+	detail := strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": ")
+	s.logf("refused a %s request: invalid params: %s", method, detail)
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params for %s: %s", method, detail)
 }
 
 func (s *server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	yes, no := true, false
 	change := protocol.TextDocumentSyncKindIncremental // document.apply keeps the text
-	return &protocol.InitializeResult{
+	res := &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: protocol.PositionEncodingKindUTF16,
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
@@ -232,12 +339,16 @@ func (s *server) Initialize(ctx context.Context, params *protocol.InitializePara
 			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "ctrllint", Version: protocol.NewOptional(s.version)},
-	}, nil
+	}
+	s.mu.Lock()
+	s.state = stateInitialized
+	s.mu.Unlock()
+	return res, nil
 }
 
 func (s *server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
-	s.shutdown = true
+	s.state = stateShutdown
 	s.mu.Unlock()
 	// Nothing is published after the reply.
 	s.engine.Shutdown()
@@ -277,9 +388,17 @@ func (s *server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	return res, err
 }
 
-// logf logs to the client's log (window/logMessage) and the server's.
+// logf logs to the server's log and, once initialize is answered, to the
+// client's (window/logMessage): before it, LSP allows the server no
+// notification.
 func (s *server) logf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(s.log, msg)
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state == stateNew {
+		return
+	}
 	s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: msg})
 }

@@ -148,10 +148,10 @@ func newStream(rwc io.ReadWriteCloser) *stream {
 	}
 }
 
-// Read returns the next message. A body that is no message is answered
-// with the error JSON-RPC prescribes (-32700 for one that is not JSON,
-// -32600 for JSON that is not a request) and skipped: its frame was
-// intact, so the next one can be read.
+// Read returns the next message. A body that is no message (see decode)
+// is answered with the error JSON-RPC prescribes, or only logged if it is
+// a response, and skipped: its frame was intact, so the next one can be
+// read.
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		if err := ctx.Err(); err != nil {
@@ -161,43 +161,309 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		msg, err := jsonrpc2.DecodeMessage(body)
-		if err == nil {
+		msg, no := decode(body)
+		if no == nil {
 			return msg, int64(len(body)), nil
 		}
-		id, reply := refusal(body, err)
-		s.log("refused a message: %s: %s", reply.Message, excerpt(body))
-		if _, err := s.out.Write(ctx, jsonrpc2.NewResponse(id, nil, reply)); err != nil {
+		detail := ""
+		if no.detail != "" {
+			detail = " (" + no.detail + ")"
+		}
+		if no.code == 0 {
+			s.log("ignored a message: %s: %s%s", no.message, excerpt(body), detail)
+			continue
+		}
+		s.log("refused a message: %s: %s%s", no.message, excerpt(body), detail)
+		if _, err := s.out.Write(ctx, no.reply()); err != nil {
 			return nil, 0, err
 		}
 	}
 }
 
-// refusal is the answer to a body DecodeMessage rejected with err, and the
-// id to send it under: the body's own when it has one, as a request the
-// server cannot make sense of is answered all the same; else null.
-func refusal(body []byte, err error) (jsonrpc2.ID, *jsonrpc2.Error) {
+// refusal is what becomes of a body that is no message.
+type refusal struct {
+	// code is the error the body is answered with; 0 for a response,
+	// which is never answered.
+	code    jsonrpc2.Code
+	id      jsonrpc2.ID // the request's id; null when it has none or it cannot be told
+	message string
+	detail  string // the error's data, for the client and the log; "" for none
+}
+
+// reply is the error response to a refused body.
+func (r *refusal) reply() *jsonrpc2.Response {
+	e := jsonrpc2.NewError(r.code, r.message)
+	if r.detail != "" {
+		e.Data, _ = json.Marshal(r.detail)
+	}
+	return jsonrpc2.NewResponse(r.id, nil, e)
+}
+
+const notRequest = "the message is not a JSON-RPC 2.0 request"
+
+// decode reads a body as JSON-RPC 2.0 asks, with LSP's narrowing of it,
+// and says what is wrong with one that is no message, in this order:
+//
+//   - A body that is not JSON, anywhere in it (params included), is a
+//     parse error (-32700), answered with id null.
+//   - An array is a batch. LSP does not use batches (its base protocol
+//     carries one message per frame), so a batch is refused as a whole
+//     with one invalid-request error (-32600, id null) and none of its
+//     requests is run; an empty array gets the same, as JSON-RPC asks.
+//   - A value that is not an object, or an object with no "method" and
+//     neither "result" nor "error", is an invalid request (-32600, id
+//     null).
+//   - An object with a "method" is a request, or a notification if it
+//     has no "id". It is an invalid request (-32600) if "jsonrpc" is not
+//     "2.0", "method" is not a string, "id" is not an integer or a string
+//     (LSP's ids; JSON-RPC allows null but discourages it, and a request
+//     with a null id is refused: the reply's id is null, which reaches
+//     the client whichever it meant), "params" is neither an object nor
+//     an array ("params": null is taken as no params, which some clients
+//     send for shutdown and exit), or it also has a "result" or an
+//     "error". The reply carries the request's id when it is an integer
+//     or a string, else null. An invalid notification is answered too,
+//     with id null, as in JSON-RPC's examples: what is invalid cannot be
+//     trusted to be a notification.
+//   - An object with "result" or "error" and no "method" is a response.
+//     One that is not valid ("jsonrpc" not "2.0", both members, an id
+//     that is no integer, string or null, an error that is no error
+//     object) is logged and dropped, not answered: its id is one of the
+//     server's, and an answer under it would read as the answer to a
+//     request of the client's.
+//
+// What JSON-RPC leaves to the method (an unknown method, params that do
+// not fit it) is the handler's.
+func decode(body []byte) (jsonrpc2.Message, *refusal) {
 	if !json.Valid(body) {
-		return jsonrpc2.ID{}, jsonrpc2.NewError(jsonrpc2.ParseError, "the message is not JSON")
+		var detail string
+		if err := json.Unmarshal(body, new(json.RawMessage)); err != nil {
+			detail = err.Error()
+		}
+		return nil, &refusal{code: jsonrpc2.ParseError, message: "the message is not JSON", detail: detail}
 	}
-	var withID struct {
-		ID json.RawMessage `json:"id"`
+	invalid := func(id jsonrpc2.ID, detail string) (jsonrpc2.Message, *refusal) {
+		return nil, &refusal{code: jsonrpc2.InvalidRequest, id: id, message: notRequest, detail: detail}
 	}
+	switch body[skipSpace(body, 0)] {
+	case '[':
+		if bytes.Equal(bytes.TrimSpace(body[skipSpace(body, 0)+1:]), []byte("]")) {
+			return invalid(jsonrpc2.ID{}, "an empty batch")
+		}
+		return invalid(jsonrpc2.ID{}, "a batch: LSP sends one message per frame, and none of a batch's requests is run")
+	case '{':
+	default:
+		return invalid(jsonrpc2.ID{}, "")
+	}
+	env := members(body)
+
+	if env.method == nil {
+		if env.result == nil && env.errObj == nil {
+			return invalid(jsonrpc2.ID{}, "")
+		}
+		return response(env)
+	}
+
+	// A request or a notification.
 	var id jsonrpc2.ID
-	if json.Unmarshal(body, &withID) == nil && len(withID.ID) > 0 {
-		var num int64
-		var str string
-		if json.Unmarshal(withID.ID, &num) == nil {
-			id = jsonrpc2.NewNumberID(num)
-		} else if json.Unmarshal(withID.ID, &str) == nil {
-			id = jsonrpc2.NewStringID(str)
+	idErr := ""
+	if env.id != nil {
+		var ok bool
+		switch id, ok = requestID(env.id); {
+		case string(env.id) == "null":
+			idErr = "the id is null: LSP's are integers or strings"
+		case !ok:
+			idErr = "the id is neither an integer nor a string"
 		}
 	}
-	msg := "the message is not a JSON-RPC 2.0 request"
-	if !errors.Is(err, jsonrpc2.ErrInvalidRequest) {
-		msg += ": " + err.Error()
+	var method string
+	switch {
+	case !isVersion(env.jsonrpc):
+		return invalid(id, `"jsonrpc" is not "2.0"`)
+	case idErr != "":
+		return invalid(id, idErr)
+	case env.method[0] != '"' || json.Unmarshal(env.method, &method) != nil:
+		return invalid(id, "the method is not a string")
+	case env.result != nil || env.errObj != nil:
+		return invalid(id, "a request with a result or an error")
 	}
-	return id, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
+	var params jsonrpc2.RawMessage
+	if env.params != nil {
+		switch env.params[0] {
+		case '{', '[':
+			params = jsonrpc2.RawMessage(env.params)
+		case 'n': // null: none
+		default:
+			return invalid(id, "params is neither an object nor an array")
+		}
+	}
+	if env.id == nil {
+		return jsonrpc2.NewNotification(method, params), nil
+	}
+	return jsonrpc2.NewCall(id, method, params), nil
+}
+
+// response decodes a response, or says why it is none.
+func response(env envelope) (jsonrpc2.Message, *refusal) {
+	ignored := func(detail string) (jsonrpc2.Message, *refusal) {
+		return nil, &refusal{message: "the message is not a JSON-RPC 2.0 response", detail: detail}
+	}
+	var id jsonrpc2.ID
+	if env.id != nil && string(env.id) != "null" {
+		var ok bool
+		if id, ok = requestID(env.id); !ok {
+			return ignored("the id is neither an integer, a string nor null")
+		}
+	}
+	switch {
+	case !isVersion(env.jsonrpc):
+		return ignored(`"jsonrpc" is not "2.0"`)
+	case env.result != nil && env.errObj != nil:
+		return ignored("it has both a result and an error")
+	case env.result != nil:
+		return jsonrpc2.NewResponse(id, bytes.Clone(env.result), nil), nil
+	}
+	var e struct {
+		Code    *int32          `json:"code"`
+		Message *string         `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if env.errObj[0] != '{' || json.Unmarshal(env.errObj, &e) != nil || e.Code == nil || e.Message == nil {
+		return ignored("the error is not an error object")
+	}
+	werr := jsonrpc2.NewError(jsonrpc2.Code(*e.Code), *e.Message)
+	if len(e.Data) > 0 && string(e.Data) != "null" {
+		werr.Data = jsonrpc2.RawMessage(e.Data)
+	}
+	return jsonrpc2.NewResponse(id, nil, werr), nil
+}
+
+// requestID reads an id that is an integer or a string.
+func requestID(raw []byte) (jsonrpc2.ID, bool) {
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return jsonrpc2.ID{}, false
+		}
+		return jsonrpc2.NewStringID(s), true
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return jsonrpc2.ID{}, false
+	}
+	return jsonrpc2.NewNumberID(n), true
+}
+
+// isVersion reports whether a "jsonrpc" member is the string "2.0".
+func isVersion(raw []byte) bool {
+	var v string
+	return len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &v) == nil && v == jsonrpc2.Version
+}
+
+// envelope is the members of a message object that JSON-RPC defines, as
+// raw JSON values; nil when absent.
+type envelope struct {
+	jsonrpc, id, method, params, result, errObj []byte
+}
+
+// members reads the top-level members of an object that is valid JSON.
+// Member names are compared unescaped and, as encoding/json does, the
+// last of two with the same name wins.
+func members(body []byte) envelope {
+	var env envelope
+	i := skipSpace(body, 0) + 1 // past '{'
+	for {
+		i = skipSpace(body, i)
+		if body[i] == '}' {
+			return env
+		}
+		if body[i] == ',' {
+			i = skipSpace(body, i+1)
+		}
+		keyEnd := skipValue(body, i)
+		key := body[i:keyEnd]
+		var name string
+		if bytes.IndexByte(key, '\\') < 0 {
+			name = string(key[1 : len(key)-1])
+		} else {
+			json.Unmarshal(key, &name)
+		}
+		i = skipSpace(body, keyEnd) + 1 // past ':'
+		i = skipSpace(body, i)
+		end := skipValue(body, i)
+		value := body[i:end]
+		i = end
+		switch name {
+		case "jsonrpc":
+			env.jsonrpc = value
+		case "id":
+			env.id = value
+		case "method":
+			env.method = value
+		case "params":
+			env.params = value
+		case "result":
+			env.result = value
+		case "error":
+			env.errObj = value
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value that starts at i in
+// data, which is valid JSON.
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	default: // a number, true, false or null
+		for i < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[i])) {
+			i++
+		}
+		return i
+	}
+}
+
+// skipString returns the index just past the string whose quote is at i.
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
 }
 
 // excerpt is the start of a body, for the log.

@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -36,30 +37,66 @@ func (b *syncBuffer) String() string {
 // rawSession is a server whose client writes bytes, not messages.
 type rawSession struct {
 	conn net.Conn
-	msgs chan jsonrpc2.Message // what the server sends
+	msgs chan received // what the server sends
 	log  *syncBuffer
 	exit chan int
+}
+
+// received is a message from the server, and its bytes.
+type received struct {
+	msg  jsonrpc2.Message
+	body []byte
+	// members are the body's top-level members.
+	members map[string]json.RawMessage
 }
 
 func startRaw(t *testing.T) *rawSession {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	opts := testOptions()
-	s := &rawSession{conn: clientEnd, msgs: make(chan jsonrpc2.Message, 100), log: &syncBuffer{}, exit: make(chan int, 1)}
+	s := &rawSession{conn: clientEnd, msgs: make(chan received, 100), log: &syncBuffer{}, exit: make(chan int, 1)}
 	opts.Log = s.log
 	go func() { s.exit <- Serve(context.Background(), serverEnd, opts) }()
+	var mu sync.Mutex
+	var wrong []string // what the server wrote that is no JSON-RPC 2.0 message
 	go func() {
-		st := jsonrpc2.NewStream(clientEnd)
+		frames := newFrameReader(clientEnd, maxMessage)
 		for {
-			m, _, err := st.Read(context.Background())
+			body, err := frames.read()
 			if err != nil {
 				close(s.msgs)
 				return
 			}
-			s.msgs <- m
+			r := received{body: body}
+			var err2 error
+			if r.msg, err2 = jsonrpc2.DecodeMessage(body); err2 != nil || json.Unmarshal(body, &r.members) != nil {
+				mu.Lock()
+				wrong = append(wrong, fmt.Sprintf("%q: %v", body, err2))
+				mu.Unlock()
+				continue
+			}
+			// A response has either a result or an error, never both
+			// (DecodeMessage refuses both, not neither).
+			if _, ok := r.msg.(*jsonrpc2.Response); ok {
+				_, res := r.members["result"]
+				_, e := r.members["error"]
+				if res == e {
+					mu.Lock()
+					wrong = append(wrong, fmt.Sprintf("%q: a response with result %v and error %v", body, res, e))
+					mu.Unlock()
+				}
+			}
+			s.msgs <- r
 		}
 	}()
-	t.Cleanup(func() { clientEnd.Close() })
+	t.Cleanup(func() {
+		clientEnd.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, w := range wrong {
+			t.Errorf("the server wrote %s", w)
+		}
+	})
 	return s
 }
 
@@ -86,7 +123,7 @@ func (s *rawSession) response(t *testing.T, id jsonrpc2.ID) *jsonrpc2.Response {
 			if !ok {
 				t.Fatalf("the server closed the connection; log:\n%s", s.log)
 			}
-			if r, ok := m.(*jsonrpc2.Response); ok && r.ID() == id {
+			if r, ok := m.msg.(*jsonrpc2.Response); ok && r.ID() == id {
 				return r
 			}
 		case <-timeout:
