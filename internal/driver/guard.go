@@ -31,12 +31,17 @@ import (
 // read and write the package's view in facts, which the caller opens for
 // the package before the checker runs.
 //
+// The pass's ReadFile reads a file of overlay (Config.Overlay) from there:
+// the analyzers read the text they parsed (an editor's unsaved buffer),
+// which the offsets of their findings and fixes refer to, not the file on
+// disk (edit.Indent, and edit.Checked applying fixes to type-check them).
+//
 // When rel is not nil, it is the run's state: lend.Analyzer hands it to
 // the analyzers, and results that hold something borrowed from it
 // (lend.Releaser) are recorded by package, for the caller to release once
 // the package's analyzers are done: the checker keeps only the requested
 // analyzers' results, so the caller could not find them otherwise.
-func newGuarded(analyzers []*analysis.Analyzer, rel *releases, facts *factViews) *guarded {
+func newGuarded(analyzers []*analysis.Analyzer, rel *releases, facts *factViews, overlay map[string][]byte) *guarded {
 	g := &guarded{orig: make(map[*analysis.Analyzer]*analysis.Analyzer)}
 	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
 	var wrap func(a *analysis.Analyzer) *analysis.Analyzer
@@ -60,6 +65,14 @@ func newGuarded(analyzers []*analysis.Analyzer, rel *releases, facts *factViews)
 		w.Run = func(pass *analysis.Pass) (res any, err error) {
 			inner := *pass
 			inner.Analyzer = a
+			if len(overlay) > 0 && pass.ReadFile != nil {
+				inner.ReadFile = func(name string) ([]byte, error) {
+					if b, ok := overlay[name]; ok {
+						return b, nil
+					}
+					return pass.ReadFile(name)
+				}
+			}
 			inner.ResultOf = make(map[*analysis.Analyzer]any, len(pass.ResultOf))
 			for k, v := range pass.ResultOf {
 				inner.ResultOf[g.orig[k]] = v

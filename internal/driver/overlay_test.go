@@ -2,6 +2,7 @@ package driver_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -58,5 +59,46 @@ func TestOverlay(t *testing.T) {
 	}
 	if got := lines(dir, res.Findings); !slices.Equal(got, inOverlay) {
 		t.Errorf("Load and Run with the overlay: %v, want %v", got, inOverlay)
+	}
+}
+
+// An analyzer's pass.ReadFile reads a file of the overlay from there, in
+// both paths: the text it parsed, which its fixes' offsets refer to (the
+// analyzers type-check their fixes on it, edit.Checked; on the disk's text
+// an editor's fix on an unsaved buffer was dropped).
+func TestOverlayReadFile(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{"a/a.go": "package a\n\nfunc A() {}\n"})
+	file := filepath.Join(dir, "a", "a.go")
+	unsaved := "package a\n\n// unsaved\nfunc A() {}\n"
+	reads := &analysis.Analyzer{
+		Name: "reads",
+		Doc:  "reads: reports the content pass.ReadFile gives for each file",
+		Run: func(pass *analysis.Pass) (any, error) {
+			for _, f := range pass.Files {
+				b, err := pass.ReadFile(pass.Fset.File(f.Pos()).Name())
+				pass.Reportf(f.Package, "read %q %v", b, err)
+			}
+			return nil, nil
+		},
+	}
+	want := []string{fmt.Sprintf("a/a.go:1:1-1:1: read %q <nil> (reads)", unsaved)}
+	overlay := map[string][]byte{file: []byte(unsaved)}
+	res, err := analyze(t, dir, driver.Config{Analyzers: []*analysis.Analyzer{reads}, Overlay: overlay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("Analyze: %v, want %v", got, want)
+	}
+	cfg := &driver.Config{Dir: dir, Patterns: []string{"./a"}, Analyzers: []*analysis.Analyzer{reads}, Overlay: overlay}
+	pkgs, err := driver.Load(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = driver.Run(cfg, pkgs); err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
+		t.Errorf("Run: %v, want %v", got, want)
 	}
 }

@@ -38,7 +38,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 		return &Result{}, nil
 	}
 	facts := newFactViews()
-	g := newGuarded(cfg.Analyzers, nil, facts)
+	g := newGuarded(cfg.Analyzers, nil, facts, cfg.Overlay)
 	units := planUnits(pkgs, false, nil)
 	order := make([]int, len(units))
 	for i := range order {

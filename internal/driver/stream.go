@@ -99,8 +99,8 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 
 	rel := newReleases()
 	facts := newFactViews()
-	all := newGuarded(cfg.Analyzers, rel, facts)
-	summaries := newGuarded(summarise, rel, facts)
+	all := newGuarded(cfg.Analyzers, rel, facts, cfg.Overlay)
+	summaries := newGuarded(summarise, rel, facts, cfg.Overlay)
 	results := make([]rootResult, len(units))
 	runUnits(ctx, units, plan.Roots, func(i int) {
 		u, g := units[i], all

@@ -30,8 +30,9 @@ import (
 // type-checks vouches for each of its fixes alone.
 //
 // When the package as it is does not type-check here (an importer that
-// cannot see a dependency the analysis saw), nothing can be told about
-// the fixes, and they are reported unchecked.
+// cannot see a dependency the analysis saw), or a file to edit cannot be
+// read as it was parsed, nothing can be told about the fixes, and they
+// are reported unchecked.
 func Checked(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, error) {
 	return func(pass *analysis.Pass) (any, error) {
 		var held []analysis.Diagnostic
@@ -189,18 +190,28 @@ func conflicts(a, b fileEdit) bool {
 		b.start == b.end && b.start > a.start && b.start < a.end
 }
 
-// source is the content of the file the pass parsed as tf.
+// source is the content of the file the pass parsed as tf, or an error
+// when it cannot be had: a file changed since (on disk, where a driver's
+// ReadFile does not give the editor's unsaved text) has another size.
 func (c *fixCheck) source(tf *token.File) ([]byte, error) {
+	var b []byte
+	var err error
 	if c.pass.ReadFile != nil {
-		if b, err := c.pass.ReadFile(tf.Name()); err == nil {
-			return b, nil
-		}
+		b, err = c.pass.ReadFile(tf.Name())
 	}
-	return os.ReadFile(tf.Name())
+	if c.pass.ReadFile == nil || err != nil {
+		b, err = os.ReadFile(tf.Name())
+	}
+	if err == nil && len(b) != tf.Size() {
+		err = fmt.Errorf("%s has %d bytes, %d parsed", tf.Name(), len(b), tf.Size())
+	}
+	return b, err
 }
 
 // typeChecks reports whether the package parses and type-checks with
-// the edits applied.
+// the edits applied. It is true when a file to edit cannot be read as it
+// was parsed: nothing can be told then (see Checked), and the front end
+// that applies the fix checks the file's content first.
 func (c *fixCheck) typeChecks(edits []fileEdit) bool {
 	byFile := make(map[*token.File][]fileEdit)
 	for _, e := range edits {
@@ -217,7 +228,7 @@ func (c *fixCheck) typeChecks(edits []fileEdit) bool {
 		}
 		src, err := c.source(tf)
 		if err != nil {
-			return false
+			return true
 		}
 		slices.SortStableFunc(es, func(x, y fileEdit) int {
 			return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.end, y.end))
