@@ -77,6 +77,9 @@ type fixCheck struct {
 	// checkable is whether the package as it is type-checks here, once
 	// asked (nil before).
 	checkable *bool
+	// deps are the types of the packages the package reaches, by path,
+	// once a check needed them.
+	deps map[string]*types.Package
 }
 
 // checkFixes returns the fixes of diags that keep the package building.
@@ -256,17 +259,20 @@ func (c *fixCheck) typeChecks(edits []fileEdit) bool {
 // check type-checks files as the pass's package, against the types of
 // its dependencies.
 func (c *fixCheck) check(files []*ast.File) error {
-	deps := make(map[string]*types.Package)
-	var add func([]*types.Package)
-	add = func(ps []*types.Package) {
-		for _, p := range ps {
-			if deps[p.Path()] == nil {
-				deps[p.Path()] = p
-				add(p.Imports())
+	if c.deps == nil {
+		c.deps = make(map[string]*types.Package)
+		var add func([]*types.Package)
+		add = func(ps []*types.Package) {
+			for _, p := range ps {
+				if c.deps[p.Path()] == nil {
+					c.deps[p.Path()] = p
+					add(p.Imports())
+				}
 			}
 		}
+		add(c.pass.Pkg.Imports())
 	}
-	add(c.pass.Pkg.Imports())
+	deps := c.deps
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
