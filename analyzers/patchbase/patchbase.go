@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -82,114 +82,10 @@ func (c *checker) function(fn *ssa.Function) {
 	}
 }
 
-// objectOf sees through the conversions between an object's pointer and
-// the interfaces it is handed as (client.Object, runtime.Object), through
-// type assertions back, through the loads of a variable a closure captures
-// (cell) and through a closure's free variables to what is bound to them,
-// to the pointer itself: two values with the same
-// objectOf are the same object.
-func objectOf(v ssa.Value) ssa.Value {
-	for {
-		v = ssax.Unconvert(v)
-		switch x := v.(type) {
-		case *ssa.TypeAssert:
-			if x.CommaOk {
-				return v
-			}
-			v = x.X
-		case *ssa.UnOp:
-			stored := cell(x)
-			if stored == nil {
-				return v
-			}
-			v = stored
-		case *ssa.FreeVar:
-			b := binding(x) // a closure's free variable is the value bound to it
-			if b == nil {
-				return v
-			}
-			v = b
-		default:
-			return v
-		}
-	}
-}
-
-// cell returns the value a load reads from a variable that a closure
-// captures (SSA keeps it in memory and loads it at each use), when that
-// value is the same at every load: the variable holds a pointer or an
-// interface, is assigned once, and neither its address nor the closures
-// that capture it write it or hand it on. Otherwise nil.
-func cell(load *ssa.UnOp) ssa.Value {
-	if load.Op != token.MUL {
-		return nil
-	}
-	addr := load.X
-	if fv, ok := addr.(*ssa.FreeVar); ok {
-		addr = binding(fv) // a load in the closure itself
-	}
-	alloc, ok := addr.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	switch types.Unalias(load.Type()).Underlying().(type) {
-	case *types.Pointer, *types.Interface:
-	default:
-		return nil // a struct variable is the object itself, not a reference to it
-	}
-	var stored ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc || stored != nil {
-				return nil // stored to elsewhere, or assigned twice
-			}
-			stored = ref.Val
-		case *ssa.UnOp:
-			if ref.Op != token.MUL {
-				return nil
-			}
-		case *ssa.DebugRef:
-		case *ssa.MakeClosure:
-			fn := ref.Fn.(*ssa.Function)
-			for i, b := range ref.Bindings {
-				if b != alloc {
-					continue
-				}
-				for _, use := range *fn.FreeVars[i].Referrers() {
-					if u, ok := use.(*ssa.UnOp); !ok || u.Op != token.MUL {
-						if _, dbg := use.(*ssa.DebugRef); !dbg {
-							return nil // written, or handed on, in the closure
-						}
-					}
-				}
-			}
-		default:
-			return nil
-		}
-	}
-	return stored
-}
-
-// binding returns what the one closure made of fv's function binds to
-// fv, or nil.
-func binding(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	i := slices.Index(fn.FreeVars, fv)
-	refs := fn.Referrers()
-	if i < 0 || refs == nil {
-		return nil
-	}
-	var found ssa.Value
-	for _, ref := range *refs {
-		mc, ok := ref.(*ssa.MakeClosure)
-		if !ok || mc.Fn != fn || found != nil {
-			return nil // the function is also used otherwise, or made twice
-		}
-		found = mc.Bindings[i]
-	}
-	return found
-}
+// objectOf is the object v is: two values with the same objectOf are the
+// same object, handed on as client.Object or runtime.Object, asserted
+// back, captured by a closure or kept in a variable assigned once.
+func objectOf(v ssa.Value) ssa.Value { return flow.Origin(v, flow.Same) }
 
 // A change is an instruction that changes an object, described for a
 // message.
@@ -283,53 +179,15 @@ func (c *checker) writesParam(fn *ssa.Function, i int, status bool) *change {
 // conversions; top is the field of obj it is reached through ("Status",
 // "ObjectMeta", "Spec"), "" for obj itself.
 func reached(v, obj ssa.Value) (ok bool, top string) {
-	for range 64 {
-		if v == obj {
+	for x := range flow.Chain(v, flow.Within) {
+		if x == obj {
 			return true, top
 		}
-		if load, isLoad := v.(*ssa.UnOp); isLoad {
-			if stored := cell(load); stored != nil {
-				v = stored
-				continue
-			}
-		}
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			if f := ssax.FieldOfAddr(x); f != nil {
+		switch x.(type) {
+		case *ssa.Field, *ssa.FieldAddr:
+			if f := fieldOf(x); f != nil {
 				top = f.Name()
 			}
-			v = x.X
-		case *ssa.Field:
-			if st, isStruct := x.X.Type().Underlying().(*types.Struct); isStruct && x.Field < st.NumFields() {
-				top = st.Field(x.Field).Name()
-			}
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.Index:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		case *ssa.Lookup:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false, ""
-			}
-			v = x.X
-		case *ssa.FreeVar:
-			if v = binding(x); v == nil {
-				return false, ""
-			}
-		case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.ChangeType:
-			v = ssax.Unconvert(v)
-		case *ssa.TypeAssert:
-			if x.CommaOk {
-				return false, ""
-			}
-			v = x.X
-		default:
-			return false, ""
 		}
 	}
 	return false, ""
@@ -379,4 +237,17 @@ func (c *checker) where(ch *change) string {
 		return ch.what
 	}
 	return fmt.Sprintf("%s (line %d)", ch.what, c.line(ch.instr.Pos()))
+}
+
+// fieldOf is the struct field x.f or &x.f selects.
+func fieldOf(v ssa.Value) *types.Var {
+	if f := ssax.FieldOfAddr(v); f != nil {
+		return f
+	}
+	if f, ok := v.(*ssa.Field); ok {
+		if st, isStruct := f.X.Type().Underlying().(*types.Struct); isStruct && f.Field < st.NumFields() {
+			return st.Field(f.Field)
+		}
+	}
+	return nil
 }
