@@ -2,55 +2,63 @@ package analyzers_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// scopeReads are the Scope() calls in the analyzers' code, by file name
-// and receiver: whose scope each reads. A dependency's (dep set) must be
-// declared in the Scopes of every analyzer that reaches the call; the
-// others need no declaration and say why.
+// scopeReads are the Scope() calls in the analyzers' code, by the function
+// that makes them and the type and text of the receiver: whose scope each
+// reads. A dependency's (dep set) must be declared in the Scopes of every
+// analyzer that reaches the call; the others need no declaration and say
+// why. The function is as types.Func.FullName writes it, without the
+// analyzers' import path; a function literal's read is its enclosing
+// declaration's. Keys hold no file names: files are renamed and split,
+// and two packages may each have a checks.go.
 var scopeReads = map[string]struct {
 	dep    string // the dependency's import path, or "" if none
 	reason string
 }{
-	"checks.go pass.Pkg":        {"", "the analysed package"},
-	"fix.go c.pass.Pkg":         {"", "the analysed package"},
-	"facts.go a.pass.Pkg":       {"", "the analysed package's interfaces and their implementations"},
-	"roots.go pass.Pkg":         {"", "the analysed package"},
-	"forget.go pass.Pkg":        {"", "the analysed package"},
-	"owners.go c.pkg.Pkg":       {"", "the analysed package's SSA package"},
-	"cached.go pkg":             {"", "collectCaches, called with pass.Pkg"},
-	"walk.go named.Obj().Pkg()": {"", "enumConstants, only when the package is complete"},
-	"kubessa.go p":              {"", "compares the scope's identity, reads nothing"},
-	"watcher.go c.pass.Pkg":     {"", "the analysed package"},
-	"watcher.go p":              {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
-	"handlers.go cachePkg":      {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},
-	"summary.go pkg":            {"", "Callable, called with the analysed package"},
-	"eval.go fc.pkg":            {"", "ownerkind: the analysed package or one it imports directly (checked with visible)"},
-	"eval.go imp":               {"", "ownerkind: only a package the analysed one imports directly (visible)"},
-	"eval.go obj.Pkg()":         {"", "ownerkind: compares the scope's identity, reads nothing"},
-	"eval.go pkg":               {"", "ownerkind's builtinGV: a package the analysed one imports directly (visible)"},
-	"expect.go pkg":             {"", "ownerkind's customIdentity: the owner type's package, imported directly (visible)"},
-	"ownerkind.go c.pass.Pkg":   {"", "the analysed package"},
+	"sharedowner.allConstant: *types.Package from pass.Pkg":                    {"", "the analysed package"},
+	"(*tombstone.checker).unwrapFix: *types.Package from c.pass.Pkg":           {"", "the analysed package"},
+	"(*tombstone.checker).cacheQualifier: *types.Package from c.pass.Pkg":      {"", "the analysed package"},
+	"(*tombstone.checker).implementationRoots: *types.Package from c.pass.Pkg": {"", "the analysed package"},
+	"(*tombstone.checker).implementationRoots: *types.Package from p":          {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
+	"tombstone.findRoots: *types.Package from pass.Pkg":                        {"", "the analysed package"},
+	"tombstone.localFuncAssignments: *types.Package from pass.Pkg":             {"", "the analysed package"},
+	"tombstone.isUntypedHandler: *types.Package from cachePkg":                 {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},
+	"(*cachemutation.checker).candidates: *types.Package from a.pass.Pkg":      {"", "the analysed package's interfaces and their implementations"},
+	"(*cachemutation.checker).export: *types.Package from a.pass.Pkg":          {"", "the analysed package's interfaces and their implementations"},
+	"forget.forgetFix: *types.Package from pass.Pkg":                           {"", "the analysed package"},
+	"(*cachesync.checker).syncOwners: *types.Package from c.pkg.Pkg":           {"", "the analysed package's SSA package"},
+	"listerbypass.collectCaches: *types.Package from pkg":                      {"", "collectCaches, called with pass.Pkg"},
+	"internal/keyflow.enumConstants: *types.Package from named.Obj().Pkg()":    {"", "enumConstants, only when the package is complete"},
+	"internal/kubessa.referenced: *types.Package from p":                       {"", "compares the scope's identity, reads nothing"},
+	"internal/summary.Callable: *types.Package from pkg":                       {"", "Callable, called with the analysed package"},
+	"(*ownerkind.evaluator).resolve: *types.Package from fc.pkg":               {"", "the analysed package or one it imports directly (checked with visible)"},
+	"(*ownerkind.evaluator).qualified: *types.Package from imp":                {"", "only a package the analysed one imports directly (visible)"},
+	"(*ownerkind.evaluator).object: *types.Package from obj.Pkg()":             {"", "compares the scope's identity, reads nothing"},
+	"ownerkind.builtinGV: *types.Package from pkg":                             {"", "a package the analysed one imports directly (visible)"},
+	"(*ownerkind.checker).customIdentity: *types.Package from pkg":             {"", "the owner type's package, imported directly (visible)"},
+	"(*ownerkind.checker).pkgVars: *types.Package from c.pass.Pkg":             {"", "the analysed package"},
 }
 
 // A scope read of a package known only from other packages' export data
 // depends on what else the driver decoded: every such read must be
 // declared in the definition (define.Spec.Scopes) of each analyzer that
-// makes it, and each declaration must be read somewhere. The test reads the
-// analyzers' source for Scope() calls; a new one must be added to
-// scopeReads, and, if it reads a dependency, to its analyzers' Scopes.
+// makes it, and each declaration must be read somewhere. The test
+// type-checks the analyzers' source and finds its Scope() calls; a new one
+// must be added to scopeReads, and, if it reads a dependency, to its
+// analyzers' Scopes.
 func TestScopesDeclared(t *testing.T) {
 	declared := map[string][]string{} // analyzer → its declared scopes
 	for _, a := range analyzers.All() {
@@ -61,47 +69,22 @@ func TestScopesDeclared(t *testing.T) {
 
 	found := map[string]bool{}
 	used := map[string]bool{} // "analyzer path" of declarations read
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testdata") {
-			return err
+	for _, read := range scopeCalls(t) {
+		found[read.key] = true
+		want, ok := scopeReads[read.key]
+		if !ok {
+			t.Errorf("%s: %s: whose scope is it? Add it to scopeReads, and a dependency's path to the Scopes of the analyzers that read it", read.pos, read.key)
+			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-		if err != nil {
-			return err
+		if want.dep == "" {
+			continue
 		}
-		for _, decl := range f.Decls {
-			ast.Inspect(decl, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 0 {
-					return true
-				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok || sel.Sel.Name != "Scope" {
-					return true
-				}
-				key := filepath.Base(path) + " " + types.ExprString(sel.X)
-				found[key] = true
-				read, ok := scopeReads[key]
-				if !ok {
-					t.Errorf("%s: %s.Scope(): whose scope is it? Add it to scopeReads, and a dependency's path to the Scopes of the analyzers that read it", path, types.ExprString(sel.X))
-					return true
-				}
-				if read.dep == "" {
-					return true
-				}
-				for _, a := range readers(t, path, decl, sources) {
-					used[a+" "+read.dep] = true
-					if !slices.Contains(declared[a], read.dep) {
-						t.Errorf("%s: %s reads the scope of %s (%s) but its definition does not declare it in Scopes", path, a, read.dep, read.reason)
-					}
-				}
-				return true
-			})
+		for _, a := range readers(t, read, sources) {
+			used[a+" "+want.dep] = true
+			if !slices.Contains(declared[a], want.dep) {
+				t.Errorf("%s: %s reads the scope of %s (%s) but its definition does not declare it in Scopes", read.pos, a, want.dep, want.reason)
+			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(found) == 0 {
 		t.Fatal("no Scope() call found: the test reads nothing")
@@ -123,6 +106,71 @@ func TestScopesDeclared(t *testing.T) {
 	}
 }
 
+// analyzersPath is the import path of this package, which the analyzers'
+// packages are beneath.
+const analyzersPath = "github.com/ctrllint/ctrllint/analyzers"
+
+// scopeCall is a Scope() call without arguments in the analyzers' code.
+type scopeCall struct {
+	key string // as scopeReads is keyed
+	pos token.Position
+	// pkg is the package's path beneath analyzersPath ("tombstone",
+	// "internal/kube"), fn the declaration it is in.
+	pkg string
+	fn  *types.Func // nil at package level
+}
+
+// scopeCalls type-checks the analyzers' packages (not their tests, whose
+// Scope() calls are no analyzer's) and returns their Scope() calls.
+func scopeCalls(t *testing.T) []scopeCall {
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
+		Env:  append(os.Environ(), "GOWORK=off"),
+	}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("the analyzers do not type-check")
+	}
+	var out []scopeCall
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.PkgPath, analyzersPath), "/")
+		qual := func(other *types.Package) string { return other.Name() }
+		for _, f := range p.Syntax {
+			for _, decl := range f.Decls {
+				var fn *types.Func
+				where := p.PkgPath + " (package level)"
+				if d, ok := decl.(*ast.FuncDecl); ok {
+					fn = p.TypesInfo.Defs[d.Name].(*types.Func)
+					where = fn.FullName()
+				}
+				where = strings.ReplaceAll(where, analyzersPath+"/", "")
+				ast.Inspect(decl, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok || len(call.Args) != 0 {
+						return true
+					}
+					sel, ok := call.Fun.(*ast.SelectorExpr)
+					if !ok || sel.Sel.Name != "Scope" {
+						return true
+					}
+					recv := types.TypeString(p.TypesInfo.TypeOf(sel.X), qual)
+					out = append(out, scopeCall{
+						key: where + ": " + recv + " from " + types.ExprString(sel.X),
+						pos: p.Fset.Position(call.Pos()),
+						pkg: rel,
+						fn:  fn,
+					})
+					return true
+				})
+			}
+		}
+	}
+	return out
+}
+
 // analyzerSources are the non-test sources of each analyzer's package.
 func analyzerSources(t *testing.T) map[string]string {
 	out := map[string]string{}
@@ -142,27 +190,26 @@ func analyzerSources(t *testing.T) map[string]string {
 	return out
 }
 
-// readers are the analyzers that reach a Scope() call in decl of the file
-// at path: the analyzer whose package holds it, or, in a shared package,
-// those that call the exported function around it.
-func readers(t *testing.T, path string, decl ast.Decl, sources map[string]string) []string {
-	dir := filepath.Base(filepath.Dir(path))
-	if _, ok := sources[dir]; ok && filepath.Dir(filepath.Dir(path)) == "." {
-		return []string{dir}
+// readers are the analyzers that reach the Scope() call read: the
+// analyzer whose package holds it, or, in a shared package, those that
+// call the exported function around it.
+func readers(t *testing.T, read scopeCall, sources map[string]string) []string {
+	if _, ok := sources[read.pkg]; ok {
+		return []string{read.pkg}
 	}
-	fn, ok := decl.(*ast.FuncDecl)
-	if !ok || fn.Recv != nil || !fn.Name.IsExported() {
-		t.Errorf("%s: a dependency's scope read outside an exported function of a shared package: the test cannot tell which analyzers reach it", path)
+	if read.fn == nil || read.fn.Signature().Recv() != nil || !read.fn.Exported() {
+		t.Errorf("%s: a dependency's scope read outside an exported function of a shared package: the test cannot tell which analyzers reach it", read.pos)
 		return nil
 	}
+	name := read.fn.Pkg().Name() + "." + read.fn.Name()
 	var out []string
 	for a, src := range sources {
-		if strings.Contains(src, dir+"."+fn.Name.Name+"(") {
+		if strings.Contains(src, name+"(") {
 			out = append(out, a)
 		}
 	}
 	if len(out) == 0 {
-		t.Errorf("%s: no analyzer calls %s.%s, which reads a dependency's scope", path, dir, fn.Name.Name)
+		t.Errorf("%s: no analyzer calls %s, which reads a dependency's scope", read.pos, name)
 	}
 	return out
 }

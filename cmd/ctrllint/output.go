@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -13,10 +14,35 @@ import (
 	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
-// formats are the values of -f, in the order the usage lists them. The
-// usage, the error for an unknown format, run's switch and the flags table
-// of docs/README.md are all checked against this list (TestFormatList).
-var formats = []string{"text", "json", "sarif", "github", "checkstyle"}
+// A format writes a run's report on stdout. Each is a type in its own
+// output_NAME.go and an entry in outputs; nothing else names it.
+type format interface {
+	write(w io.Writer, r report) error
+}
+
+// outputs are the values of -f and what each writes, in the order the
+// usage lists them. The usage, the error for an unknown format and the
+// flags table of docs/README.md are all checked against it
+// (TestFormatList), as is that each format writes something of its own.
+var outputs = []struct {
+	name string
+	format
+}{
+	{"text", textFormat{}},
+	{"json", jsonFormat{}},
+	{"sarif", sarifFormat{}},
+	{"github", githubFormat{}},
+	{"checkstyle", checkstyleFormat{}},
+}
+
+// formats are the names of outputs.
+var formats = func() []string {
+	names := make([]string, len(outputs))
+	for i, o := range outputs {
+		names[i] = o.name
+	}
+	return names
+}()
 
 // formatList is formats as a sentence lists them: "a, b or c".
 func formatList() string {
@@ -149,22 +175,12 @@ type report struct {
 	wd      string
 }
 
-// writeReport writes r to w in format, one of formats.
-func writeReport(w io.Writer, format string, r report) error {
-	switch format {
-	case "json":
-		return writeJSON(w, r.findings, r.problems, r.rel, r.severity)
-	case "sarif":
-		all, states := r.baseline.sarifFindings(r.findings)
-		return writeSARIF(w, all, sarifInput{
-			suite: r.suite, enabled: r.enabled, wd: r.wd, problems: r.problemLines, severity: r.severity,
-			baselineStates: states, notes: nonEmpty(r.goneNote),
-		})
-	case "github":
-		return writeGitHub(w, r.findings, r.problems, r.rel, r.severity)
-	case "checkstyle":
-		return writeCheckstyle(w, r.findings, r.problems, r.rel, r.severity)
+// writeReport writes r to w in the format named name, one of formats.
+func writeReport(w io.Writer, name string, r report) error {
+	for _, o := range outputs {
+		if o.name == name {
+			return o.write(w, r)
+		}
 	}
-	writeText(w, r.findings, r.rel)
-	return nil
+	return fmt.Errorf("unknown output format %q", name) // parseFlags has refused it
 }

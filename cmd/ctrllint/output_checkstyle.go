@@ -56,6 +56,13 @@ type checkstyleError struct {
 
 const checkstyleVersion = "4.3"
 
+// checkstyleFormat is -f checkstyle.
+type checkstyleFormat struct{}
+
+func (checkstyleFormat) write(w io.Writer, r report) error {
+	return writeCheckstyle(w, r.findings, r.problems, r.rel, r.severity)
+}
+
 func writeCheckstyle(w io.Writer, findings []finding.Finding, problems []runProblem, rel func(string) string, severityOf func(string) string) error {
 	items, err := reportItems(findings, problems, severityOf)
 	if err != nil {

@@ -10,6 +10,13 @@ import (
 	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
+// githubFormat is -f github.
+type githubFormat struct{}
+
+func (githubFormat) write(w io.Writer, r report) error {
+	return writeGitHub(w, r.findings, r.problems, r.rel, r.severity)
+}
+
 // -f github writes GitHub Actions workflow commands, one line each, which
 // the runner turns into annotations on the pull request's diff:
 //

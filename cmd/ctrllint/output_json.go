@@ -81,6 +81,13 @@ type jsonEdit struct {
 	NewText string `json:"newText"`
 }
 
+// jsonFormat is -f json.
+type jsonFormat struct{}
+
+func (jsonFormat) write(w io.Writer, r report) error {
+	return writeJSON(w, r.findings, r.problems, r.rel, r.severity)
+}
+
 func writeJSON(w io.Writer, findings []finding.Finding, problems []runProblem, rel func(string) string, severityOf func(string) string) error {
 	items, err := reportItems(findings, problems, severityOf)
 	if err != nil {

@@ -150,6 +150,19 @@ type sarifInput struct {
 	readFile func(string) ([]byte, error)
 }
 
+// sarifFormat is -f sarif. Its log describes the run as well as its
+// findings: the rules enabled, the problems as stderr printed them, and
+// with -baseline the findings it hid, as "unchanged" results.
+type sarifFormat struct{}
+
+func (sarifFormat) write(w io.Writer, r report) error {
+	all, states := r.baseline.sarifFindings(r.findings)
+	return writeSARIF(w, all, sarifInput{
+		suite: r.suite, enabled: r.enabled, wd: r.wd, problems: r.problemLines, severity: r.severity,
+		baselineStates: states, notes: nonEmpty(r.goneNote),
+	})
+}
+
 func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{

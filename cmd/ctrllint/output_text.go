@@ -10,6 +10,17 @@ import (
 	"github.com/ctrllint/ctrllint/internal/finding"
 )
 
+// textFormat is -f text: the findings alone, for a person or an editor;
+// problems are on stderr only.
+type textFormat struct{}
+
+// write does not report w's errors: -f text never has, and reporting them
+// now would change the exit status of runs whose stdout fails.
+func (textFormat) write(w io.Writer, r report) error {
+	writeText(w, r.findings, r.rel)
+	return nil
+}
+
 // writeText prints one finding a line in the file:line:col: form that
 // editors, terminals and CI log viewers turn into links.
 func writeText(w io.Writer, findings []finding.Finding, rel func(string) string) {
