@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // A part is one string of a group, version or kind, known only when every
@@ -391,7 +392,7 @@ func collectLocalDefs(info *types.Info, body *ast.BlockStmt) *localDefs {
 				case *ast.Ident:
 					set(l, val)
 				default:
-					if root := rootIdent(lhs); root != nil {
+					if root := ssax.AssignedIdent(lhs); root != nil {
 						set(root, nil) // gvk.Kind = ...
 					}
 				}
@@ -412,12 +413,12 @@ func collectLocalDefs(info *types.Info, body *ast.BlockStmt) *localDefs {
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				if root := rootIdent(n.X); root != nil {
+				if root := ssax.AssignedIdent(n.X); root != nil {
 					set(root, nil)
 				}
 			}
 		case *ast.IncDecStmt:
-			if root := rootIdent(n.X); root != nil {
+			if root := ssax.AssignedIdent(n.X); root != nil {
 				set(root, nil)
 			}
 		}
@@ -431,22 +432,4 @@ func collectLocalDefs(info *types.Info, body *ast.BlockStmt) *localDefs {
 func (d *localDefs) assigned(v *types.Var) bool {
 	_, ok := d.one[v]
 	return ok || d.many[v]
-}
-
-// rootIdent is the variable a selector or index chain starts from.
-func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.Ident:
-			return x
-		default:
-			return nil
-		}
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
@@ -449,7 +450,7 @@ func (c *checker) pkgVars() map[*types.Var]ast.Expr {
 	// Drop those the package assigns, in part or whole, or whose address
 	// it takes.
 	drop := func(e ast.Expr) {
-		if root := rootIdent(e); root != nil {
+		if root := ssax.AssignedIdent(e); root != nil {
 			if v, ok := info.Uses[root].(*types.Var); ok {
 				delete(c.vars, v)
 			}

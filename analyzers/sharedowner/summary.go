@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 )
 
@@ -481,7 +482,7 @@ func collectDefs(pass *analysis.Pass, body *ast.BlockStmt) map[*types.Var]ast.Ex
 				default:
 					// An assignment, a tuple, or a store into the
 					// variable (ref.Controller = nil): not followed.
-					if root := rootOf(lhs); root != nil {
+					if root := ssax.AssignedIdent(lhs); root != nil {
 						if v := local(root); v != nil {
 							changed[v] = true
 						}
@@ -519,23 +520,4 @@ func collectDefs(pass *analysis.Pass, body *ast.BlockStmt) map[*types.Var]ast.Ex
 		delete(defs, v)
 	}
 	return defs
-}
-
-// rootOf is the variable an assignment's left side stores into: x in x,
-// x.f, x[i], *x.
-func rootOf(e ast.Expr) *ast.Ident {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
 }

@@ -173,19 +173,40 @@ func Callee(common *ssa.CallCommon) *types.Func {
 
 // RootIdent returns the identifier a selector chain starts from: x for
 // x.Name, x.GetName(), x.a.b(), &x and *x; nil when it starts elsewhere.
-func RootIdent(e ast.Expr) *ast.Ident {
+func RootIdent(e ast.Expr) *ast.Ident { return root(e, false) }
+
+// AssignedIdent returns the variable an assignment to e (or its address,
+// or an increment) changes: x for x, x.f, x[i] and *x. A call's result is
+// another value than the variable it is called on, so x.Get().f is not x.
+func AssignedIdent(e ast.Expr) *ast.Ident { return root(e, true) }
+
+// root walks e's chain back to its identifier: through selectors and
+// indirections always, through index expressions for a place assigned
+// (lvalue), through calls and & for a selector chain otherwise.
+func root(e ast.Expr, lvalue bool) *ast.Ident {
 	for {
 		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
 		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.CallExpr:
-			e = x.Fun
-		case *ast.UnaryExpr:
 			e = x.X
 		case *ast.StarExpr:
 			e = x.X
-		case *ast.Ident:
-			return x
+		case *ast.IndexExpr:
+			if !lvalue {
+				return nil
+			}
+			e = x.X
+		case *ast.CallExpr:
+			if lvalue {
+				return nil
+			}
+			e = x.Fun
+		case *ast.UnaryExpr:
+			if lvalue {
+				return nil
+			}
+			e = x.X
 		default:
 			return nil
 		}
