@@ -54,12 +54,17 @@ type ParamEffect struct {
 	// type switch that never considers it, a key function that fails on
 	// it.
 	Drops string
-	// Enqueues, if not 0, is 1 + the index of a parameter holding a work
-	// queue (the receiver not counted): all the function does with the
-	// object is compute its key and add it to that queue, reporting aside
-	// (`func Enqueue(obj any, q workqueue.RateLimitingInterface)`). A drop
-	// there loses nothing more than the queued key.
-	Enqueues int
+	// Enqueues, if set, is the parameter holding a work queue that all
+	// the function does with the object is add its key to, reporting
+	// aside (`func Enqueue(obj any, q workqueue.RateLimitingInterface)`):
+	// link 2 of the harmless-drop proof (missing.go) across packages. A
+	// drop there loses nothing more than the queued key.
+	Enqueues *QueueParam
+}
+
+// A QueueParam is a helper's parameter holding a work queue.
+type QueueParam struct {
+	Param int // the index in the signature, the receiver not counted
 }
 
 // AFact implements analysis.Fact.
@@ -78,8 +83,8 @@ func (f *HelperFact) String() string {
 		if p.Drops != "" {
 			s += " drops: " + p.Drops
 		}
-		if p.Enqueues > 0 {
-			s += fmt.Sprintf(" enqueues to param %d", p.Enqueues-1)
+		if p.Enqueues != nil {
+			s += fmt.Sprintf(" enqueues to param %d", p.Enqueues.Param)
 		}
 		if !p.Settles && p.Panics == "" && p.Drops == "" {
 			s += " leaves it"
@@ -342,7 +347,7 @@ func (c *checker) helperFact(obj *types.Func) *HelperFact {
 		t := target{fn, i + offset, mayBeTombstone}
 		e := c.effectOf(t)
 		params = append(params, ParamEffect{Param: i, Settles: c.summarize(t), Panics: e.panics, Drops: e.drops,
-			Enqueues: c.enqueuesToParam(fn, fn.Params[i+offset], offset)})
+			Enqueues: c.queueParam(fn, fn.Params[i+offset], offset)})
 	}
 	if len(params) == 0 {
 		return nil

@@ -11,14 +11,54 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
+// Design note: the proof that a dropped deletion is harmless.
+//
 // A delete handler that only puts the object's key on a work queue hands
-// the deletion to the queue's worker. When every worker's sync looks the key
-// up in a lister first and returns, doing nothing, on NotFound, a deletion
-// is a no-op for this controller: dropping the tombstone loses nothing that
-// the sync would have done (kubernetes' expand controller). These functions
-// prove that chain; anything they cannot see through counts as lost.
+// the deletion to the queue's workers. When every worker's sync looks the
+// key up in a lister first and returns, doing nothing, on NotFound, a
+// deletion is a no-op for this controller: dropping the tombstone loses
+// nothing that the sync would have done (kubernetes' expand controller).
+// The proof is one chain of links, each a function with a named result;
+// the first link that does not hold gives the failure, and the drop is
+// reported. Anything a link cannot see through fails it.
+//
+//  1. The drop (assertedDrop, rootDrop): a comma-ok assertion to an API
+//     object type whose failure path drops the tombstone, or a root
+//     handler whose helper drops it. Establishes a drop: the function, the
+//     value holding the object, and the objKind a sync must read for a
+//     missing object to mean the deleted one.
+//  2. Enqueue only (enqueueOnly): everything the function does is
+//     reporting, computing the object's key (a key function, or a helper
+//     of the package that only returns the key: returnsKey) and adding
+//     that key to queues, through helpers of the package (at most
+//     maxHelperDepth deep) or enqueue helpers of other packages of the
+//     module (ParamEffect.Enqueues of their HelperFact, made by
+//     queueParam). Establishes the queueSet.
+//  3. Held in a field (lossless): each queue is loaded from a field of a
+//     struct, so that its workers can be found wherever the package runs
+//     them; queueAliases adds the fields assigned from it. Establishes the
+//     fields.
+//  4. Workers (workersIgnoreMissing): each Get on one of the fields in the
+//     package (keyflow.Gets), and each worker loop of another package run
+//     on one (WorkerFact, made by workerFact, at most maxWorkerDepth
+//     deep), hands its key only to queue methods, reporting, and syncs
+//     that pass link 5, and at least one of each exists. Establishes the
+//     workersFound.
+//  5. The sync ignores a missing object (quietRead): it reads the key's
+//     object of the objKind from a lister by the name parsed from the key,
+//     with nothing but reporting and parsing before, and on NotFound
+//     returns a nil error with nothing but reporting on the way. Establishes
+//     the read.
+//
+// The depth limits are where a chain of helpers is cut off; the link then
+// fails, the drop is reported, and ctrllint -v says where (lend.LimitHit).
+
+// A failure says why a link of the proof does not hold: the first thing it
+// could not see through. The empty failure means the link holds.
+type failure string
 
 // An objKind is what a sync must read for a missing object to mean the
 // deleted one: an API object type (v1.PersistentVolumeClaim), or, for a
@@ -30,17 +70,50 @@ type objKind struct {
 	informer *types.Var
 }
 
+// A drop is link 1's result: obj, in fn, is the deleted object, of kind.
+type drop struct {
+	fn   *ssa.Function
+	obj  ssa.Value
+	kind objKind
+}
+
+// A queueSet is link 2's result: the queue values (a field load, a
+// parameter) the queue methods adding the key are called on.
+type queueSet map[ssa.Value]bool
+
+// workersFound is link 4's result: how many workers take keys from a
+// queue, and how many syncs that ignore missing objects they hand the
+// keys to.
+type workersFound struct {
+	workers, syncs int
+}
+
 // maxHelperDepth bounds how far an enqueue is followed into package helpers
-// (handler → enqueue(obj) → enqueueKey(obj)).
+// (handler → enqueue(obj) → enqueueKey(obj)): kubernetes' and
+// argo-rollouts' controllers need two; a longer chain of helpers that only
+// enqueue is not worth following, and a recursive helper must stop.
 const maxHelperDepth = 3
 
 // dropLosesNothing reports whether the object asserted by ta, when the
-// assertion fails on a tombstone, is dropped without loss: fn only enqueues
-// the asserted object's key, and each queue's workers ignore missing objects.
+// assertion fails on a tombstone, is dropped without loss.
 func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
+	d, why := assertedDrop(fn, ta)
+	return why == "" && c.lossless(d) == ""
+}
+
+// rootDropLosesNothing reports whether a tombstone dropped on the way from
+// o's handler is dropped without loss, whichever helper drops it.
+func (c *checker) rootDropLosesNothing(o origin) bool {
+	d, why := rootDrop(o.root)
+	return why == "" && c.lossless(d) == ""
+}
+
+// assertedDrop is link 1 for a comma-ok assertion in fn: the asserted
+// object, of the asserted API object type.
+func assertedDrop(fn *ssa.Function, ta *ssa.TypeAssert) (drop, failure) {
 	objType := kube.Pointee(ta.AssertedType)
 	if objType == nil || !kube.IsObjectType(ta.AssertedType) {
-		return false
+		return drop{}, "asserts to something other than an API object"
 	}
 	var obj ssa.Value
 	for _, ref := range *ta.Referrers() {
@@ -49,76 +122,80 @@ func (c *checker) dropLosesNothing(fn *ssa.Function, ta *ssa.TypeAssert) bool {
 		}
 	}
 	if obj == nil {
-		return false
+		return drop{}, "the asserted object is not used"
 	}
-	return c.enqueuedKeyIgnored(fn, obj, objKind{typ: objType})
+	return drop{fn: fn, obj: obj, kind: objKind{typ: objType}}, ""
 }
 
-// rootDropLosesNothing reports whether a tombstone dropped on the way from
-// o's handler is dropped without loss, whichever helper drops it: the
-// handler only enqueues its object's key (through helpers of its package
-// or enqueue helpers of other packages of the module), and each queue's
-// workers ignore a missing object of the kind its informer delivers.
-func (c *checker) rootDropLosesNothing(o origin) bool {
-	r := o.root
-	if r.fn == nil || r.kind == nil && r.informer == nil || r.mode != mayBeTombstone || r.param >= len(r.fn.Params) {
-		return false
+// rootDrop is link 1 for a root handler whose helper drops the tombstone:
+// the handler's parameter, of the kind its informer delivers.
+func rootDrop(r root) (drop, failure) {
+	switch {
+	case r.fn == nil || r.param >= len(r.fn.Params):
+		return drop{}, "no handler function"
+	case r.kind == nil && r.informer == nil:
+		return drop{}, "the informer's kind is unknown"
+	case r.mode != mayBeTombstone:
+		return drop{}, "the handler's object is no tombstone"
 	}
-	return c.enqueuedKeyIgnored(r.fn, r.fn.Params[r.param], objKind{typ: r.kind, informer: r.informer})
+	return drop{fn: r.fn, obj: r.fn.Params[r.param], kind: objKind{typ: r.kind, informer: r.informer}}, ""
 }
 
-// enqueuedKeyIgnored reports whether fn only adds obj's key to work queues
-// held in fields, and each queue's workers ignore missing objects of
-// objType.
-func (c *checker) enqueuedKeyIgnored(fn *ssa.Function, obj ssa.Value, objType objKind) bool {
-	queues, ok := c.enqueueOnly(fn, obj, 0)
-	if !ok || len(queues) == 0 {
-		return false
+// lossless runs links 2 to 5 on d: d.fn only adds d.obj's key to work
+// queues held in fields, and each queue's workers ignore missing objects
+// of d.kind.
+func (c *checker) lossless(d drop) failure {
+	queues, why := c.enqueueOnly(d.fn, d.obj, 0)
+	if why != "" {
+		return why
+	}
+	if len(queues) == 0 {
+		return "adds the key to no queue"
 	}
 	for q := range queues {
 		field := ssax.LoadedField(q)
-		if field == nil || !c.workersIgnoreMissing(field, objType) {
-			return false
+		if field == nil {
+			return "adds the key to a queue not held in a field"
+		}
+		if _, why := c.workersIgnoreMissing(field, d.kind); why != "" {
+			return why
 		}
 	}
-	return true
+	return ""
 }
 
-// enqueuesToParam is the Enqueues of a helper's ParamEffect: 1 + the index
-// (the receiver not counted) of the queue parameter that fn adds the key of
-// obj to when that is all it does with obj, or 0.
-func (c *checker) enqueuesToParam(fn *ssa.Function, obj ssa.Value, offset int) int {
-	queues, ok := c.enqueueOnly(fn, obj, 0)
-	if !ok || len(queues) != 1 {
-		return 0
+// queueParam is the Enqueues of a helper's ParamEffect: the queue
+// parameter that fn adds the key of obj to, when that is all it does with
+// obj, or nil. offset is 1 for a method, whose receiver is not counted.
+func (c *checker) queueParam(fn *ssa.Function, obj ssa.Value, offset int) *QueueParam {
+	queues, why := c.enqueueOnly(fn, obj, 0)
+	if why != "" || len(queues) != 1 {
+		return nil
 	}
 	for q := range queues {
 		if p, ok := q.(*ssa.Parameter); ok {
 			if i := slices.Index(fn.Params, p); i >= offset {
-				return i - offset + 1
+				return &QueueParam{Param: i - offset}
 			}
 		}
 	}
-	return 0
+	return nil
 }
 
-// enqueueOnly reports whether everything fn does is reporting, computing
-// obj's key and adding that key to work queues, and returns those queues
-// as the values the queue methods are called on (a field load, a
-// parameter). The key may come from a key function, or from a helper of
-// the package that only computes it (returnsKey); the queue call may be an
-// enqueue helper of another package of the module (ParamEffect.Enqueues).
-func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[ssa.Value]bool, bool) {
-	if depth > maxHelperDepth {
-		return nil, false
-	}
+// enqueueOnly is link 2: everything fn does is reporting, computing obj's
+// key and adding that key to work queues. The key may come from a key
+// function, or from a helper of the package that only computes it
+// (returnsKey); the queue call may be an enqueue helper of another package
+// of the module (ParamEffect.Enqueues), or a helper of the package, which
+// is followed (depth counts those).
+func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (queueSet, failure) {
 	objs := keyflow.Equivalent(obj)
 	keys := make(map[ssa.Value]bool)
-	queues := make(map[ssa.Value]bool)
+	queues := make(queueSet)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if outlives(instr) {
-				return nil, false // writes state that outlives the handler
+				return nil, "writes state that outlives the handler"
 			}
 			switch instr := instr.(type) {
 			case ssa.CallInstruction:
@@ -130,11 +207,11 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[s
 					continue
 				}
 				if tf, ok := tombstoneFuncOf(ssax.Callee(common)); ok && (tf.Handles || tf.Replacement != "") {
-					return nil, false // the key of something else
+					return nil, "computes the key of something else"
 				}
 				if _, method, args, ok := keyflow.QueueOp(common); ok {
 					if !strings.HasPrefix(method, "Add") || len(args) == 0 || !keys[ssax.Unconvert(args[0])] {
-						return nil, false
+						return nil, "calls a queue method other than adding the object's key"
 					}
 					queues[ssax.Unconvert(queueReceiver(common))] = true
 					continue
@@ -148,24 +225,28 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[s
 				}
 				callee, offset := c.localCallee(common)
 				if callee == nil {
-					return nil, false
+					return nil, "calls code it cannot follow"
 				}
-				param := -1
+				param, found := 0, false
 				for i, arg := range common.Args {
 					if objs[ssax.Unconvert(arg)] {
-						param = i + offset
+						param, found = i+offset, true
 					}
 				}
-				if param < 0 || param >= len(callee.Params) {
-					return nil, false
+				if !found || param >= len(callee.Params) {
+					return nil, "calls a function of the package without the object"
 				}
 				if call, isCall := instr.(*ssa.Call); isCall && c.returnsKey(callee, callee.Params[param]) {
 					markKeys(call, keys)
 					continue
 				}
-				sub, ok := c.enqueueOnly(callee, callee.Params[param], depth+1)
-				if !ok {
-					return nil, false
+				if depth == maxHelperDepth {
+					lend.LimitHit(c.pass, instr.Pos(), "maxHelperDepth: an enqueue helper nested deeper than 3 is not followed, so a dropped tombstone counts as a lost deletion")
+					return nil, "helpers nested deeper than maxHelperDepth"
+				}
+				sub, why := c.enqueueOnly(callee, callee.Params[param], depth+1)
+				if why != "" {
+					return nil, why
 				}
 				for q := range sub {
 					queues[q] = true
@@ -173,7 +254,7 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (map[s
 			}
 		}
 	}
-	return queues, true
+	return queues, ""
 }
 
 // keyCall reports whether call computes the key of one of objs with a key
@@ -244,10 +325,10 @@ func (c *checker) enqueueHelperQueue(common *ssa.CallCommon, objs map[ssa.Value]
 			continue
 		}
 		p, ok := c.helperEffect(common, i)
-		if !ok || p.Enqueues == 0 {
+		if !ok || p.Enqueues == nil {
 			return nil
 		}
-		q := p.Enqueues - 1 + i - p.Param // the argument of the queue parameter
+		q := p.Enqueues.Param + i - p.Param // the argument of the queue parameter
 		if q < 0 || q >= len(common.Args) {
 			return nil
 		}
@@ -299,53 +380,59 @@ func queueReceiver(common *ssa.CallCommon) ssa.Value {
 	return common.Args[0]
 }
 
-// workersIgnoreMissing reports whether the queue held in field q (or in a
-// field assigned from it, queueAliases) has workers, and each hands its key
-// to syncs that return on an object of objType missing from their lister,
-// and otherwise only settles the key or reports. A worker is a Get in the
-// package, or a worker loop of another package of the module (WorkerFact)
-// run on the queue with a sync of the package.
-func (c *checker) workersIgnoreMissing(q *types.Var, objType objKind) bool {
+// workersIgnoreMissing is link 4: the queue held in field q (or in a
+// field assigned from it, queueAliases) has workers, and each hands its
+// key to syncs that return on an object of kind missing from their lister
+// (link 5), and otherwise only settles the key or reports. A worker is a
+// Get in the package, or a worker loop of another package of the module
+// (WorkerFact) run on the queue with a sync of the package.
+func (c *checker) workersIgnoreMissing(q *types.Var, kind objKind) (workersFound, failure) {
 	if c.gets == nil {
 		c.gets = keyflow.New(c.pkg).Gets(c.funcs)
 	}
 	fields := c.queueAliases(q)
-	workers, syncs := 0, 0
+	var found workersFound
 	for _, it := range c.gets {
 		if !fields[ssax.LoadedField(queueReceiver(it.Get.Common()))] {
 			continue
 		}
-		workers++
+		found.workers++
 		keys := keyflow.Equivalent(it.Key)
 		for _, b := range it.Fn.Blocks {
 			for _, instr := range b.Instrs {
-				n, ok := c.keyUse(instr, keys, objType)
+				n, ok := c.keyUse(instr, keys, kind)
 				if !ok {
-					return false
+					return found, "a worker does more with the key than settle it, report it and sync it"
 				}
-				syncs += n
+				found.syncs += n
 			}
 		}
 	}
 	calls, facts := c.importedWorkers(fields)
 	for i, common := range calls {
-		workers++
+		found.workers++
 		if facts[i].Sync >= len(common.Args) {
-			return false
+			return found, "a shared worker loop is called with too few arguments"
 		}
 		fn, offset := ssax.Func(c.pkg, common.Args[facts[i].Sync])
-		if fn == nil || facts[i].Key+offset >= len(fn.Params) || !c.ignoresMissing(fn, fn.Params[facts[i].Key+offset], objType) {
-			return false // a sync we cannot see, or one that acts on a missing object
+		if fn == nil || facts[i].Key+offset >= len(fn.Params) || c.quietRead(fn, fn.Params[facts[i].Key+offset], kind) == nil {
+			return found, "a shared worker loop's sync is not seen to ignore a missing object"
 		}
-		syncs++
+		found.syncs++
 	}
-	return workers > 0 && syncs > 0
+	switch {
+	case found.workers == 0:
+		return found, "no worker takes keys from the queue"
+	case found.syncs == 0:
+		return found, "no worker hands the key to a sync that ignores a missing object"
+	}
+	return found, ""
 }
 
 // keyUse checks one instruction of a worker holding keys: it may settle
 // the key, report it, or pass it to syncs that ignore missing objects
 // (their number is returned); anything else may act on the key.
-func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType objKind) (int, bool) {
+func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, kind objKind) (int, bool) {
 	switch instr := instr.(type) {
 	case *ssa.Store:
 		return 0, !keys[instr.Val] || ssax.LocalRoot(instr.Addr) != nil
@@ -361,8 +448,8 @@ func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType
 		return 0, !keys[instr.Key] && !keys[instr.Value]
 	case ssa.CallInstruction:
 		common := instr.Common()
-		param := keyArg(common, keys)
-		if param < 0 {
+		param, ok := keyArg(common, keys)
+		if !ok {
 			return 0, true
 		}
 		if _, _, _, ok := keyflow.QueueOp(common); ok || isReporting(ssax.Callee(common)) {
@@ -381,7 +468,7 @@ func (c *checker) keyUse(instr ssa.Instruction, keys map[ssa.Value]bool, objType
 			switch {
 			case p >= len(fn.Params):
 				return 0, false
-			case c.ignoresMissing(fn, fn.Params[p], objType):
+			case c.quietRead(fn, fn.Params[p], kind) != nil:
 				n++
 			case !settlesOnly(fn):
 				return 0, false
@@ -436,16 +523,15 @@ func outlives(instr ssa.Instruction) bool {
 	return false
 }
 
-// keyArg is the index of the last argument of a call that is one of keys,
-// or -1.
-func keyArg(common *ssa.CallCommon, keys map[ssa.Value]bool) int {
-	arg := -1
+// keyArg is the index of the last argument of a call that is one of keys;
+// ok is false when none is.
+func keyArg(common *ssa.CallCommon, keys map[ssa.Value]bool) (arg int, ok bool) {
 	for i, a := range common.Args {
 		if keys[a] {
-			arg = i
+			arg, ok = i, true
 		}
 	}
-	return arg
+	return arg, ok
 }
 
 // settlesOnly reports whether fn only calls queue methods and reports
@@ -470,17 +556,18 @@ func settlesOnly(fn *ssa.Function) bool {
 	return true
 }
 
-// ignoresMissing reports whether the sync fn, given a key in keyParam,
-// first reads the key's object of objType from a lister and returns on
-// NotFound without doing anything: only reporting and parsing the key
-// happen on the way to that read, and only reporting on the way out, whose
-// error result is nil (an error would re-queue the key).
-func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType objKind) bool {
+// quietRead is link 5: the read by which the sync fn, given a key in
+// keyParam, ignores a missing object, or nil. The sync reads the key's
+// object of kind from a lister and returns on NotFound without doing
+// anything: only reporting and parsing the key happen on the way to that
+// read, and only reporting on the way out, whose error result is nil (an
+// error would re-queue the key).
+func (c *checker) quietRead(fn *ssa.Function, keyParam ssa.Value, kind objKind) *ssa.Call {
 	keys := keyflow.Equivalent(keyParam)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !c.readsKeyObject(call, keys, objType) {
+			if !ok || !c.readsKeyObject(call, keys, kind) {
 				continue
 			}
 			notFound := notFoundBranch(call)
@@ -488,16 +575,16 @@ func (c *checker) ignoresMissing(fn *ssa.Function, keyParam ssa.Value, objType o
 				continue
 			}
 			if returnsQuietly(notFound, call.Block()) {
-				return true
+				return call
 			}
 		}
 	}
-	return false
+	return nil
 }
 
-// readsKeyObject reports whether call reads one object of objType from a
+// readsKeyObject reports whether call reads one object of kind from a
 // lister by a name parsed from the key.
-func (c *checker) readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objType objKind) bool {
+func (c *checker) readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, kind objKind) bool {
 	common := call.Common()
 	fn := ssax.Callee(common)
 	if fn == nil {
@@ -519,11 +606,11 @@ func (c *checker) readsKeyObject(call *ssa.Call, keys map[ssa.Value]bool, objTyp
 	switch {
 	case res.Len() != 2:
 		return false
-	case objType.typ != nil:
-		if !kube.IsLister(recv) || !types.Identical(kube.Pointee(res.At(0).Type()), objType.typ) {
+	case kind.typ != nil:
+		if !kube.IsLister(recv) || !types.Identical(kube.Pointee(res.At(0).Type()), kind.typ) {
 			return false
 		}
-	case !c.listsInformer(queueReceiver(common), objType.informer):
+	case !c.listsInformer(queueReceiver(common), kind.informer):
 		return false
 	}
 	for _, arg := range common.Args {

@@ -2,6 +2,7 @@ package tombstone
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -10,6 +11,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // A module may run all its workers through one shared loop of another
@@ -23,10 +25,13 @@ import (
 // WorkerFact, on a function of a package of the analysed modules, says that
 // it runs a worker of the work queue in parameter Queue: each key it takes
 // with Get goes only to queue methods, to reporting, and to calls of the
-// func in parameter Sync, as its argument Key. Indexes do not count a
-// receiver.
+// func in parameter Sync, as its argument Key. It is link 4 of the
+// harmless-drop proof (missing.go) across packages. All three are set;
+// indexes do not count a receiver.
 type WorkerFact struct {
-	Queue, Sync, Key int
+	Queue int // the parameter holding the queue
+	Sync  int // the parameter holding the sync func
+	Key   int // the sync's argument that receives the key
 }
 
 // AFact implements analysis.Fact.
@@ -38,8 +43,17 @@ func (f *WorkerFact) String() string {
 
 // maxWorkerDepth bounds how deep a worker loop is followed into the
 // package's functions and closures (RunWorker → processNextWorkItem → the
-// closure that runs the sync).
+// closure that runs the sync): argo-rollouts' loop needs three; one more
+// leaves room for a wrapper, and a recursive loop must stop.
 const maxWorkerDepth = 4
+
+// A held is the parameter of the summarised function a value of the loop
+// holds, its index not counting a receiver; ok is false when it holds
+// none (the receiver, a value made in the loop).
+type held struct {
+	param int
+	ok    bool
+}
 
 // workerFact summarises obj as a worker loop, or returns nil.
 func (c *checker) workerFact(obj *types.Func) *WorkerFact {
@@ -62,28 +76,28 @@ func (c *checker) workerFact(obj *types.Func) *WorkerFact {
 		return nil
 	}
 	offset := len(fn.Params) - sig.Params().Len()
-	env := &workerEnv{fn: fn, params: make([]int, len(fn.Params))}
-	for i := range env.params {
-		env.params[i] = i - offset // the receiver: -1, no parameter
+	env := &workerEnv{fn: fn, params: make([]held, len(fn.Params))}
+	for i := offset; i < len(env.params); i++ {
+		env.params[i] = held{i - offset, true}
 	}
-	w := &workerWalk{c: c, sig: sig, queue: -1, sync: -1, key: -1}
-	if !w.visit(env, 0) || w.gets == 0 || w.sync < 0 {
+	w := &workerWalk{c: c, sig: sig}
+	if !w.visit(env, 0) || w.gets == 0 || !w.sync.ok {
 		return nil
 	}
-	return &WorkerFact{Queue: w.queue, Sync: w.sync, Key: w.key}
+	return &WorkerFact{Queue: w.queue.param, Sync: w.sync.param, Key: w.key}
 }
 
 // A workerEnv is a function of the worker loop with where its values come
-// from: for each parameter and free variable, the index of the summarised
-// function's parameter it holds (a free variable's cell holds it), or -1.
+// from: for each parameter and free variable, the summarised function's
+// parameter it holds (a free variable's cell holds it).
 type workerEnv struct {
 	fn     *ssa.Function
-	params []int
-	free   []int
+	params []held
+	free   []held
 }
 
-// origin is the summarised function's parameter v holds, or -1.
-func (e *workerEnv) origin(v ssa.Value) int {
+// origin is the summarised function's parameter v holds.
+func (e *workerEnv) origin(v ssa.Value) held {
 	switch v := ssax.Unconvert(v).(type) {
 	case *ssa.Parameter:
 		for i, p := range e.fn.Params {
@@ -101,39 +115,39 @@ func (e *workerEnv) origin(v ssa.Value) int {
 			return e.cellOrigin(x)
 		}
 	}
-	return -1
+	return held{}
 }
 
-func (e *workerEnv) freeOrigin(fv *ssa.FreeVar) int {
+func (e *workerEnv) freeOrigin(fv *ssa.FreeVar) held {
 	for i, f := range e.fn.FreeVars {
 		if f == fv && i < len(e.free) {
 			return e.free[i]
 		}
 	}
-	return -1
+	return held{}
 }
 
 // cellOrigin is what a local cell holds when one value is ever stored to
 // it (a captured parameter, spilled on entry).
-func (e *workerEnv) cellOrigin(cell *ssa.Alloc) int {
-	stored := -1
+func (e *workerEnv) cellOrigin(cell *ssa.Alloc) held {
+	var stored held
 	for _, ref := range *cell.Referrers() {
 		st, ok := ref.(*ssa.Store)
 		if !ok || st.Addr != cell {
 			continue
 		}
-		if stored >= 0 {
-			return -1
+		if stored.ok {
+			return held{} // stored twice
 		}
-		if stored = e.origin(st.Val); stored < 0 {
-			return -1
+		if stored = e.origin(st.Val); !stored.ok {
+			return held{}
 		}
 	}
 	return stored
 }
 
 // binding is the origin of a value bound to a closure: a cell, or a value.
-func (e *workerEnv) binding(v ssa.Value) int {
+func (e *workerEnv) binding(v ssa.Value) held {
 	switch b := v.(type) {
 	case *ssa.Alloc:
 		return e.cellOrigin(b)
@@ -146,11 +160,22 @@ func (e *workerEnv) binding(v ssa.Value) int {
 // A workerWalk follows a worker loop: the queue parameter its Gets are
 // made on, the func parameter its keys go to.
 type workerWalk struct {
-	c         *checker
-	sig       *types.Signature
-	queue     int
-	sync, key int
-	gets      int
+	c     *checker
+	sig   *types.Signature
+	queue held
+	sync  held
+	key   int // the sync's argument holding the key, once sync is set
+	gets  int
+}
+
+// deeper reports whether a worker loop may be followed into one more
+// function at pos, from depth; when not, it notes the limit.
+func (w *workerWalk) deeper(depth int, pos token.Pos) bool {
+	if depth < maxWorkerDepth {
+		return true
+	}
+	lend.LimitHit(w.c.pass, pos, "maxWorkerDepth: a worker loop nested deeper than 4 is not followed, so it gets no WorkerFact and a dropped tombstone it would show harmless counts as a lost deletion")
+	return false
 }
 
 // visit checks the functions a worker loop runs: each Get on the queue
@@ -158,9 +183,6 @@ type workerWalk struct {
 // closures handed the summarised function's parameters. It fails on a Get
 // of another queue with a key that goes anywhere but to reporting.
 func (w *workerWalk) visit(e *workerEnv, depth int) bool {
-	if depth > maxWorkerDepth {
-		return false
-	}
 	for _, b := range e.fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -170,7 +192,7 @@ func (w *workerWalk) visit(e *workerEnv, depth int) bool {
 			common := call.Common()
 			if _, method, _, ok := keyflow.QueueOp(common); ok && method == "Get" {
 				origin := e.origin(queueReceiver(common))
-				if origin < 0 || w.queue >= 0 && w.queue != origin {
+				if !origin.ok || w.queue.ok && w.queue != origin {
 					return false // another queue's worker
 				}
 				w.queue = origin
@@ -197,12 +219,10 @@ func (w *workerWalk) visit(e *workerEnv, depth int) bool {
 				continue
 			}
 			handed := false
-			for _, o := range append(append([]int(nil), sub.params...), sub.free...) {
-				if o >= 0 {
-					handed = true
-				}
+			for _, o := range append(append([]held(nil), sub.params...), sub.free...) {
+				handed = handed || o.ok
 			}
-			if handed && !w.visit(sub, depth+1) {
+			if handed && (!w.deeper(depth, instr.Pos()) || !w.visit(sub, depth+1)) {
 				return false
 			}
 		}
@@ -217,10 +237,7 @@ func (w *workerWalk) callee(e *workerEnv, common *ssa.CallCommon) *workerEnv {
 	if fn == nil {
 		return nil
 	}
-	sub := &workerEnv{fn: fn, params: make([]int, len(fn.Params))}
-	for i := range sub.params {
-		sub.params[i] = -1
-	}
+	sub := &workerEnv{fn: fn, params: make([]held, len(fn.Params))}
 	for i, arg := range common.Args {
 		if i+offset < len(fn.Params) {
 			sub.params[i+offset] = e.origin(arg)
@@ -238,9 +255,6 @@ func (w *workerWalk) callee(e *workerEnv, common *ssa.CallCommon) *workerEnv {
 // queue methods, reporting, key parsing, calls of the sync func parameter,
 // and closures and package functions that do the same.
 func (w *workerWalk) keyUses(e *workerEnv, keys map[ssa.Value]bool, depth int) bool {
-	if depth > maxWorkerDepth {
-		return false
-	}
 	for _, b := range e.fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
@@ -294,21 +308,18 @@ func (w *workerWalk) closureKeys(e *workerEnv, mc *ssa.MakeClosure, keys map[ssa
 			}
 		}
 	}
-	sub := &workerEnv{fn: fn, params: make([]int, len(fn.Params))}
-	for i := range sub.params {
-		sub.params[i] = -1
-	}
+	sub := &workerEnv{fn: fn, params: make([]held, len(fn.Params))}
 	for _, b := range mc.Bindings {
 		sub.free = append(sub.free, e.binding(b))
 	}
-	return w.keyUses(sub, keyflow.Equivalent(bound...), depth+1)
+	return w.deeper(depth, mc.Pos()) && w.keyUses(sub, keyflow.Equivalent(bound...), depth+1)
 }
 
 // callKeys checks a call that may be handed a key.
 func (w *workerWalk) callKeys(e *workerEnv, call ssa.CallInstruction, keys map[ssa.Value]bool, depth int) bool {
 	common := call.Common()
-	arg := keyArg(common, keys)
-	if arg < 0 {
+	arg, ok := keyArg(common, keys)
+	if !ok {
 		return true
 	}
 	if _, _, _, ok := keyflow.QueueOp(common); ok {
@@ -324,13 +335,13 @@ func (w *workerWalk) callKeys(e *workerEnv, call ssa.CallInstruction, keys map[s
 		// A call of a func value: the sync parameter, with the key as
 		// argument arg.
 		o := e.origin(common.Value)
-		if o < 0 || o >= w.sig.Params().Len() {
+		if !o.ok || o.param >= w.sig.Params().Len() {
 			return false
 		}
-		if _, ok := w.sig.Params().At(o).Type().Underlying().(*types.Signature); !ok {
+		if _, ok := w.sig.Params().At(o.param).Type().Underlying().(*types.Signature); !ok {
 			return false
 		}
-		if w.sync >= 0 && (w.sync != o || w.key != arg) {
+		if w.sync.ok && (w.sync != o || w.key != arg) {
 			return false
 		}
 		w.sync, w.key = o, arg
@@ -343,7 +354,7 @@ func (w *workerWalk) callKeys(e *workerEnv, call ssa.CallInstruction, keys map[s
 	if fn == nil || arg+offset >= len(fn.Params) {
 		return false
 	}
-	return w.keyUses(w.callee(e, common), keyflow.Equivalent(fn.Params[arg+offset]), depth+1)
+	return w.deeper(depth, call.Pos()) && w.keyUses(w.callee(e, common), keyflow.Equivalent(fn.Params[arg+offset]), depth+1)
 }
 
 // queueAliases are the fields that hold the same queue as field q: q, and

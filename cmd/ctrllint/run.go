@@ -201,6 +201,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	for _, p := range problemLines {
 		fmt.Fprintf(stderr, "ctrllint: %s\n", p)
 	}
+	if o.verbose {
+		// Where a bound of an analysis, not the code, decided: a
+		// finding there may be one the analyzer could not disprove.
+		for _, l := range res.Limits {
+			fmt.Fprintf(stderr, "ctrllint: %s: analysis limit reached in package %s at %s:%d: %s\n", l.Analyzer, l.Package, rel(l.Pos.Filename), l.Pos.Line, l.What)
+		}
+	}
 	if bl != nil && bl.write {
 		return bl.writeBaseline(findings, problemLines, stderr)
 	}

@@ -75,6 +75,7 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 	}
 	res.Findings = finding.Dedup(append(res.Findings, fresh.Findings...))
 	res.Errors = fresh.Errors
+	res.Limits = fresh.Limits
 	res.addParsed(fresh.parsed)
 	finding.Sort(res.Findings)
 	return res, err

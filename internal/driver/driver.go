@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/internal/driver/load"
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // Config says what to analyse and with which analyzers.
@@ -107,6 +108,9 @@ type (
 	Problem = load.Problem
 )
 
+// Limit is a bound an analyzer reached in one package.
+type Limit = lend.Limit
+
 // ErrNoPatterns is returned when no package patterns are given.
 var ErrNoPatterns = load.ErrNoPatterns
 
@@ -128,6 +132,11 @@ type Result struct {
 	// Errors are analyzers that failed (returned an error or panicked)
 	// on some package. Findings of the other analyzers are still complete.
 	Errors []*AnalyzerError
+	// Limits are the bounds analyzers reached in the packages analysed
+	// (lend.LimitHit), where a bound rather than the code decided: for a
+	// front end to show when asked. A package whose findings came from
+	// the result cache was not analysed, and tells none.
+	Limits []Limit
 
 	// parsed holds the hash of each file's content as the analyzers saw
 	// it: parsed by the driver (the streaming path), read to map cgo's

@@ -119,6 +119,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	// is called in order, never concurrently (waiting for the last decode
 	// alone let Done come first).
 	<-decoderDone
+	out.Limits = rel.run.Limits.All()
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}

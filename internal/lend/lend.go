@@ -4,7 +4,9 @@
 // An analyzer is a function of its pass: it keeps nothing between packages
 // itself. What is worth sharing between the packages of one run (today,
 // the SSA programs that hold the imports' SSA packages) belongs to the
-// run, so the driver owns it and hands it in through Analyzer's result.
+// run, so the driver owns it and hands it in through Analyzer's result;
+// so does what analyzers tell the run rather than the user's code (the
+// bounds they reached, limits.go).
 // Front ends that do not (go vet, the golangci-lint plugin, the editor
 // server) run Analyzer as it is, which hands in nothing, and every package
 // then builds what it needs afresh.
@@ -34,10 +36,11 @@ type Releaser interface{ Release() }
 // Run is what one run of the driver lends its analyzers.
 type Run struct {
 	Programs *Programs
+	Limits   *Limits // the bounds analyzers reached (LimitHit)
 }
 
 // NewRun returns the state of a new run.
-func NewRun() *Run { return &Run{Programs: new(Programs)} }
+func NewRun() *Run { return &Run{Programs: new(Programs), Limits: new(Limits)} }
 
 // Of returns the run's state lent to pass, nil if none.
 func Of(pass *analysis.Pass) *Run {
