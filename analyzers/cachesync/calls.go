@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -110,29 +111,11 @@ func (c *checker) local(v ssa.Value) *ssa.Function {
 	return fn
 }
 
-// captured returns the value a closure's free variable is bound to where
-// the closure is made, or nil.
+// captured returns the value every closure of a free variable's function
+// binds to it (flow.Binding), or nil when v is no free variable.
 func captured(v ssa.Value) ssa.Value {
-	fv, ok := v.(*ssa.FreeVar)
-	if !ok {
-		return nil
-	}
-	fn := fv.Parent()
-	idx := -1
-	for i, f := range fn.FreeVars {
-		if f == fv {
-			idx = i
-		}
-	}
-	if idx < 0 || fn.Parent() == nil {
-		return nil
-	}
-	for _, b := range fn.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
-				return mc.Bindings[idx]
-			}
-		}
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		return flow.Binding(fv)
 	}
 	return nil
 }

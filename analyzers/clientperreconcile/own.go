@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -268,28 +269,11 @@ func (c *checker) fromCallers(fn *ssa.Function, p *ssa.Parameter, depth int, see
 // fromClosure: a captured variable is what the enclosing function binds
 // to it.
 func (c *checker) fromClosure(fn *ssa.Function, fv *ssa.FreeVar, depth int, seen map[ssa.Value]bool) bool {
-	i := -1
-	for j, x := range fn.FreeVars {
-		if x == fv {
-			i = j
+	bound := flow.Bindings(fv)
+	for _, b := range bound {
+		if !c.own(fn.Parent(), b, depth+1, seen) {
+			return false
 		}
 	}
-	parent := fn.Parent()
-	if i < 0 || parent == nil {
-		return false
-	}
-	found := false
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn {
-				continue
-			}
-			if !c.own(parent, mc.Bindings[i], depth+1, seen) {
-				return false
-			}
-			found = true
-		}
-	}
-	return found
+	return len(bound) > 0
 }

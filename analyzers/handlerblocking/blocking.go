@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -231,99 +232,21 @@ func isWaitFunc(fn *types.Func) bool {
 // stored in the field it is loaded from. A channel of unknown making
 // (a parameter, a buffered one anywhere) is not.
 func (k *knowledge) unbuffered(ch ssa.Value) bool {
-	for range 4 {
-		switch v := ch.(type) {
-		case *ssa.MakeChan:
-			return zero(v.Size)
-		case *ssa.FreeVar:
-			b := binding(v)
-			if b == nil {
-				return false
-			}
-			ch = b
-			continue
-		case *ssa.UnOp:
-			if cell := boxedVar(v.X); cell != nil {
-				val := onlyStore(cell)
-				if val == nil {
-					return false // assigned more than once
-				}
-				ch = val
-				continue
-			}
-			f := ssax.LoadedField(v)
-			if f == nil {
-				return false
-			}
-			vals := k.chans[f]
-			if len(vals) == 0 {
-				return false
-			}
-			for _, val := range vals {
-				mc, ok := val.(*ssa.MakeChan)
-				if !ok || !zero(mc.Size) {
-					return false // buffered, or made elsewhere
-				}
-			}
-			return true
+	switch v := flow.Origin(ch, flow.FreeVars|flow.Cells).(type) {
+	case *ssa.MakeChan:
+		return zero(v.Size)
+	case *ssa.UnOp:
+		f := ssax.LoadedField(v)
+		if f == nil || len(k.chans[f]) == 0 {
+			return false
 		}
-		return false
-	}
-	return false
-}
-
-// boxedVar returns the variable a closure captured (or a function
-// declared) that addr points to, when it is a local allocation.
-func boxedVar(addr ssa.Value) *ssa.Alloc {
-	if fv, ok := addr.(*ssa.FreeVar); ok {
-		addr = binding(fv)
-	}
-	a, _ := addr.(*ssa.Alloc)
-	return a
-}
-
-// onlyStore returns the one value stored into a local variable, nil when
-// it is stored more than once or its address escapes to a call.
-func onlyStore(a *ssa.Alloc) ssa.Value {
-	var val ssa.Value
-	for _, ref := range *a.Referrers() {
-		switch r := ref.(type) {
-		case *ssa.Store:
-			if r.Addr != a || val != nil {
-				return nil
+		for _, val := range k.chans[f] {
+			mc, ok := val.(*ssa.MakeChan)
+			if !ok || !zero(mc.Size) {
+				return false // buffered, or made elsewhere
 			}
-			val = r.Val
-		case *ssa.UnOp, *ssa.DebugRef:
-			// a load
-		case *ssa.MakeClosure:
-			if storesCaptured(r, a) {
-				return nil // a closure assigns it
-			}
-		default:
-			return nil
 		}
-	}
-	return val
-}
-
-// storesCaptured reports whether the closure mc makes stores into the
-// variable a it captures.
-func storesCaptured(mc *ssa.MakeClosure, a *ssa.Alloc) bool {
-	fn, ok := mc.Fn.(*ssa.Function)
-	if !ok {
 		return true
-	}
-	for i, b := range mc.Bindings {
-		if b != a || i >= len(fn.FreeVars) {
-			continue
-		}
-		for _, ref := range *fn.FreeVars[i].Referrers() {
-			switch ref.(type) {
-			case *ssa.UnOp, *ssa.DebugRef:
-			default:
-				return true // a store, or handed on to where it may be
-			}
-		}
 	}
 	return false
 }
@@ -336,35 +259,6 @@ func zero(v ssa.Value) bool {
 	}
 	n, exact := constant.Int64Val(c.Value)
 	return exact && n == 0
-}
-
-// binding returns the value a closure's free variable is bound to, when the
-// closure is made once in its parent.
-func binding(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	idx := -1
-	for i, f := range fn.FreeVars {
-		if f == fv {
-			idx = i
-		}
-	}
-	if idx < 0 || fn.Parent() == nil {
-		return nil
-	}
-	var found ssa.Value
-	for _, b := range fn.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn {
-				continue
-			}
-			if found != nil {
-				return nil // made twice: the bindings may differ
-			}
-			found = mc.Bindings[idx]
-		}
-	}
-	return found
 }
 
 // lockKey names the mutex a Lock call's receiver addresses: a struct field
