@@ -44,7 +44,7 @@ type checker struct {
 	imports bool
 	funcs   []*ssa.Function // the package's source functions
 	// flows are the source-mode analyses of functions, nil while one runs.
-	flows  map[*ssa.Function]*flow
+	flows  map[*ssa.Function]*unit
 	params map[paramKey]*summary
 	// via records, for a call that writes through a package function,
 	// the write it makes there.
@@ -93,7 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pkg:      ssaRes.Pkg,
 			imports:  imports,
 			funcs:    ssaRes.SrcFuncs,
-			flows:    make(map[*ssa.Function]*flow),
+			flows:    make(map[*ssa.Function]*unit),
 			params:   make(map[paramKey]*summary),
 			via:      make(map[ssa.Instruction]*written),
 			imported: make(map[*types.Func]*calleeFacts),
@@ -135,12 +135,12 @@ func (a *checker) check(fn *ssa.Function) {
 
 // sourceFlow analyses fn (with its closures) from the cache reads it
 // makes; nil while that analysis is under way (recursion).
-func (a *checker) sourceFlow(fn *ssa.Function) *flow {
+func (a *checker) sourceFlow(fn *ssa.Function) *unit {
 	if f, ok := a.flows[fn]; ok {
 		return f
 	}
 	a.flows[fn] = nil
-	f := newFlow(a, fn, true).run()
+	f := newUnit(a, fn, true).run()
 	a.flows[fn] = f
 	return f
 }
@@ -161,7 +161,7 @@ func (a *checker) paramSummary(fn *ssa.Function, i int, b bits) *summary {
 		return s
 	}
 	a.params[k] = nil
-	f := newFlow(a, fn, false)
+	f := newUnit(a, fn, false)
 	f.vals[fn.Params[i]] = taint{b: b, src: &source{desc: fn.Params[i].Name(), param: i}}
 	f.run()
 	s := &summary{results: f.results}
@@ -176,7 +176,7 @@ func (a *checker) paramSummary(fn *ssa.Function, i int, b bits) *summary {
 
 // report emits one diagnostic per cache read whose objects are written,
 // at the first write.
-func (a *checker) report(f *flow) {
+func (a *checker) report(f *unit) {
 	bySource := make(map[*source][]sink)
 	var order []*source
 	for _, s := range f.sinks {

@@ -11,7 +11,7 @@ import (
 
 // call handles the calls that read the cache, write to their arguments,
 // pass references through, or run package code that does either.
-func (f *flow) call(call ssa.CallInstruction) bool {
+func (f *unit) call(call ssa.CallInstruction) bool {
 	common := call.Common()
 	if b, ok := common.Value.(*ssa.Builtin); ok {
 		return f.builtin(call, b, common.Args)
@@ -59,7 +59,7 @@ func (f *flow) call(call ssa.CallInstruction) bool {
 // local applies the summaries of a package function: the writes it makes
 // to the parameters that receive cached references, the results it
 // returns from them, and the cached objects it returns of its own.
-func (f *flow) local(call ssa.CallInstruction, fn *ssa.Function, offset int) bool {
+func (f *unit) local(call ssa.CallInstruction, fn *ssa.Function, offset int) bool {
 	changed := false
 	v := call.Value()
 	for i, arg := range call.Common().Args {
@@ -97,7 +97,7 @@ func (f *flow) local(call ssa.CallInstruction, fn *ssa.Function, offset int) boo
 }
 
 // source returns the one source made at a call for its result i.
-func (f *flow) source(call *ssa.Call, i int, mk func() *source) *source {
+func (f *unit) source(call *ssa.Call, i int, mk func() *source) *source {
 	k := tupleKey{call, i}
 	if s, ok := f.made[k]; ok {
 		return s
@@ -108,7 +108,7 @@ func (f *flow) source(call *ssa.Call, i int, mk func() *source) *source {
 }
 
 // builtin handles append, copy, delete and clear.
-func (f *flow) builtin(call ssa.CallInstruction, b *ssa.Builtin, args []ssa.Value) bool {
+func (f *unit) builtin(call ssa.CallInstruction, b *ssa.Builtin, args []ssa.Value) bool {
 	switch b.Name() {
 	case "append":
 		t := taint{}

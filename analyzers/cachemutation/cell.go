@@ -1,22 +1,22 @@
 package cachemutation
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
 
-// cellLoad resolves a load from a captured variable by the stores that
-// reach it, so that `pod = pod.DeepCopy()` in a retry closure ends the
-// taint of pod as it does for variables SSA keeps in registers.
+	"golang.org/x/tools/go/ssa"
+)
+
+// reaching joins what the stores to the cell c that reach instr stored.
+// It resolves a load from a captured variable, so that
+// `pod = pod.DeepCopy()` in a retry closure ends the taint of pod as it
+// does for variables SSA keeps in registers.
 //
-// Walking back from the load: a store to the variable decides that path;
-// the allocation itself means the zero value; the entry of a closure means
+// Walking back from instr: a store to the variable decides that path; the
+// allocation itself means the zero value; the entry of a closure means
 // what the variable held where the closure was made, or what other
 // closures store; a call, while closures capture the variable, may run one
 // that stores into it.
-func (f *flow) cellLoad(load *ssa.UnOp, c *ssa.Alloc) taint {
-	return f.reaching(load, c)
-}
-
-// reaching joins what the stores to c that reach instr stored.
-func (f *flow) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
+func (f *unit) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
 	fn := instr.Parent()
 	seen := make(map[*ssa.BasicBlock]bool)
 	var t taint
@@ -34,7 +34,7 @@ func (f *flow) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
 					return
 				}
 			case ssa.CallInstruction:
-				if f.captured[c] {
+				if f.cells[c].captured {
 					t = t.join(f.storedOutside(c, fn))
 				}
 			}
@@ -52,43 +52,36 @@ func (f *flow) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
 			}
 		}
 	}
-	walk(instr.Block(), indexOf(instr))
+	walk(instr.Block(), slices.Index(instr.Block().Instrs, instr))
 	return t
 }
 
 // atEntry is what the captured variable c may hold when the closure fn
 // starts: what reaches the places fn is made, and what closures other
 // than fn store.
-func (f *flow) atEntry(c *ssa.Alloc, fn *ssa.Function) taint {
+func (f *unit) atEntry(c *ssa.Alloc, fn *ssa.Function) taint {
 	var t taint
-	for _, st := range f.cellStores[c] {
+	for _, st := range f.cells[c].stores {
 		if p := st.Parent(); p != fn && p != c.Parent() {
 			t = t.join(f.taintOf(st.Val))
 		}
 	}
-	for _, mc := range f.makers[fn] {
-		t = t.join(f.reaching(mc, c))
+	for _, ref := range *fn.Referrers() {
+		if mc, ok := ref.(*ssa.MakeClosure); ok {
+			t = t.join(f.reaching(mc, c))
+		}
 	}
 	return t
 }
 
 // storedOutside joins what functions of the unit other than fn store into
 // the variable.
-func (f *flow) storedOutside(c *ssa.Alloc, fn *ssa.Function) taint {
+func (f *unit) storedOutside(c *ssa.Alloc, fn *ssa.Function) taint {
 	var t taint
-	for _, st := range f.cellStores[c] {
+	for _, st := range f.cells[c].stores {
 		if st.Parent() != fn {
 			t = t.join(f.taintOf(st.Val))
 		}
 	}
 	return t
-}
-
-func indexOf(instr ssa.Instruction) int {
-	for i, in := range instr.Block().Instrs {
-		if in == instr {
-			return i
-		}
-	}
-	return 0
 }

@@ -1,6 +1,10 @@
 package cachemutation
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // storedElement resolves a load of a slice element that the same block
 // has just stored: after pods[i] = p.DeepCopy(), pods[i] is the copy,
@@ -10,13 +14,13 @@ import "golang.org/x/tools/go/ssa"
 // slice and index values) decides; a store to another element of the
 // slice, or a call, might change it, and the load keeps what the slice
 // holds.
-func (f *flow) storedElement(load *ssa.UnOp) (taint, bool) {
+func (f *unit) storedElement(load *ssa.UnOp) (taint, bool) {
 	addr, ok := load.X.(*ssa.IndexAddr)
 	if !ok {
 		return taint{}, false
 	}
 	instrs := load.Block().Instrs
-	for i := indexOf(load) - 1; i >= 0; i-- {
+	for i := slices.Index(instrs, ssa.Instruction(load)) - 1; i >= 0; i-- {
 		switch in := instrs[i].(type) {
 		case *ssa.Store:
 			other, ok := in.Addr.(*ssa.IndexAddr)

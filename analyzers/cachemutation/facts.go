@@ -122,7 +122,7 @@ func (a *checker) factsOf(fn *types.Func) *calleeFacts {
 // functions (local): the facts of a function or method of another package
 // of the module, and, for a call through an interface of the package, what
 // its implementations there return.
-func (f *flow) summarised(call ssa.CallInstruction, callee *types.Func) bool {
+func (f *unit) summarised(call ssa.CallInstruction, callee *types.Func) bool {
 	if callee == nil || callee.Pkg() == nil {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 )
 
 // fix inserts `obj = obj.DeepCopy()` right after the statement that
@@ -45,29 +46,22 @@ func (a *checker) fix(src *source) *analysis.SuggestedFix {
 // pod := obj.(*v1.Pod)).
 func (a *checker) assertionAssign(call *ssa.Call) *ast.AssignStmt {
 	var found *ast.AssignStmt
-	var walk func(v ssa.Value, depth int) bool
-	walk = func(v ssa.Value, depth int) bool {
-		refs := v.Referrers()
-		if refs == nil || depth > 2 {
+	all := flow.Uses(call, flow.Extracts, func(use ssa.Instruction, of ssa.Value) bool {
+		if x, ok := of.(*ssa.Extract); ok && x.Index != 0 {
+			return true // exists, err
+		}
+		ta, ok := use.(*ssa.TypeAssert)
+		if !ok {
 			return true
 		}
-		for _, r := range *refs {
-			switch r := r.(type) {
-			case *ssa.Extract:
-				if r.Index == 0 && !walk(r, depth+1) {
-					return false
-				}
-			case *ssa.TypeAssert:
-				as := a.assignOf(r.Pos())
-				if as == nil || !a.deepCopyable(as, 0) || found != nil && found != as {
-					return false
-				}
-				found = as
-			}
+		as := a.assignOf(ta.Pos())
+		if as == nil || !a.deepCopyable(as, 0) || found != nil && found != as {
+			return false
 		}
+		found = as
 		return true
-	}
-	if !walk(call, 0) {
+	})
+	if !all {
 		return nil
 	}
 	return found

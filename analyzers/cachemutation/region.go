@@ -43,7 +43,7 @@ func localRoot(addr ssa.Value) (ssa.Value, []int) {
 // heldAt is what a load from addr finds of the cached references stored
 // into parts of a local allocation: those stored at addr or inside it, or
 // into a part that contains addr.
-func (f *flow) heldAt(addr ssa.Value) taint {
+func (f *unit) heldAt(addr ssa.Value) taint {
 	root, path := localRoot(addr)
 	if root == nil || len(path) == 0 {
 		return taint{}
@@ -72,7 +72,7 @@ func prefix(p, q []int) bool {
 
 // store handles *addr = val: a write to cached memory, or cached
 // references kept in local memory.
-func (f *flow) store(st *ssa.Store) bool {
+func (f *unit) store(st *ssa.Store) bool {
 	if t := f.taintOf(st.Addr); t.b&shared != 0 {
 		return f.addSink(st, st.Pos(), t.src)
 	}

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 )
 
 // bits say how a value reaches memory that the informer cache shares.
@@ -59,10 +61,10 @@ type tupleKey struct {
 	i int
 }
 
-// flow is the analysis of one function together with the closures it
+// A unit is the analysis of one function together with the closures it
 // contains (they share captured variables): a fixed point of taint over
 // its SSA values, and the writes to cached memory found on the way.
-type flow struct {
+type unit struct {
 	a       *checker
 	root    *ssa.Function
 	fns     []*ssa.Function
@@ -70,13 +72,8 @@ type flow struct {
 
 	vals  map[ssa.Value]taint
 	tup   map[tupleKey]taint
-	cells map[ssa.Value]*ssa.Alloc // variables held in memory (captured ones), by every address that names them
-	// cellStores are the stores into each cell, anywhere in the unit.
-	cellStores map[*ssa.Alloc][]*ssa.Store
-	captured   map[*ssa.Alloc]bool
-	bound      map[*ssa.FreeVar]ssa.Value
-	held       map[ssa.Value][]heldPath
-	makers     map[*ssa.Function][]*ssa.MakeClosure
+	cells map[*ssa.Alloc]*cell
+	held  map[ssa.Value][]heldPath
 
 	sinks   []sink
 	sunk    map[ssa.Instruction]bool
@@ -84,20 +81,25 @@ type flow struct {
 	made    map[tupleKey]*source
 }
 
-func newFlow(a *checker, root *ssa.Function, sources bool) *flow {
-	f := &flow{
+// A cell is a local variable SSA keeps in memory because closures capture
+// it. Loads from it are resolved by the stores that reach them (see
+// cell.go); other allocations are treated as one region whose contents
+// only ever gain taint.
+type cell struct {
+	captured bool         // a closure of the unit binds it
+	stores   []*ssa.Store // into it, anywhere in the unit
+}
+
+func newUnit(a *checker, root *ssa.Function, sources bool) *unit {
+	f := &unit{
 		a: a, root: root, sources: sources,
-		vals:       make(map[ssa.Value]taint),
-		tup:        make(map[tupleKey]taint),
-		cells:      make(map[ssa.Value]*ssa.Alloc),
-		cellStores: make(map[*ssa.Alloc][]*ssa.Store),
-		captured:   make(map[*ssa.Alloc]bool),
-		bound:      make(map[*ssa.FreeVar]ssa.Value),
-		held:       make(map[ssa.Value][]heldPath),
-		makers:     make(map[*ssa.Function][]*ssa.MakeClosure),
-		sunk:       make(map[ssa.Instruction]bool),
-		made:       make(map[tupleKey]*source),
-		results:    make([]taint, root.Signature.Results().Len()),
+		vals:    make(map[ssa.Value]taint),
+		tup:     make(map[tupleKey]taint),
+		cells:   make(map[*ssa.Alloc]*cell),
+		held:    make(map[ssa.Value][]heldPath),
+		sunk:    make(map[ssa.Instruction]bool),
+		made:    make(map[tupleKey]*source),
+		results: make([]taint, root.Signature.Results().Len()),
 	}
 	var add func(fn *ssa.Function)
 	add = func(fn *ssa.Function) {
@@ -111,39 +113,15 @@ func newFlow(a *checker, root *ssa.Function, sources bool) *flow {
 	return f
 }
 
-// findCells finds the local variables SSA keeps in memory because closures
-// capture them. Loads from them are resolved by the stores that reach them
-// (see cell.go); other allocations are treated as one region whose
-// contents only ever gain taint.
-func (f *flow) findCells() {
+// findCells finds the unit's cells and the stores into them.
+func (f *unit) findCells() {
 	for _, fn := range f.fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if mc, ok := instr.(*ssa.MakeClosure); ok {
-					clo := mc.Fn.(*ssa.Function)
-					f.makers[clo] = append(f.makers[clo], mc)
-					for i, v := range mc.Bindings {
-						if i < len(clo.FreeVars) {
-							f.bound[clo.FreeVars[i]] = v
-						}
-					}
+				if a, ok := instr.(*ssa.Alloc); ok && isCell(a) {
+					f.cells[a] = &cell{captured: len(flow.Succs(a, flow.FreeVars)) > 0}
 				}
 			}
-		}
-	}
-	for _, fn := range f.fns {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if a, ok := instr.(*ssa.Alloc); ok && f.isCell(a, a) {
-					f.cells[a] = a
-				}
-			}
-		}
-	}
-	for fv, v := range f.bound {
-		if c := f.cellOf(v); c != nil {
-			f.cells[fv] = c
-			f.captured[c] = true
 		}
 	}
 	for _, fn := range f.fns {
@@ -151,7 +129,7 @@ func (f *flow) findCells() {
 			for _, instr := range b.Instrs {
 				if st, ok := instr.(*ssa.Store); ok {
 					if c := f.cellOf(st.Addr); c != nil {
-						f.cellStores[c] = append(f.cellStores[c], st)
+						f.cells[c].stores = append(f.cells[c].stores, st)
 					}
 				}
 			}
@@ -159,28 +137,21 @@ func (f *flow) findCells() {
 	}
 }
 
-// cellOf returns the variable an address names, through the free
-// variables of closures, or nil.
-func (f *flow) cellOf(v ssa.Value) *ssa.Alloc {
-	for range 16 {
-		if c, ok := f.cells[v]; ok {
-			return c
-		}
-		fv, ok := v.(*ssa.FreeVar)
-		if !ok {
-			return nil
-		}
-		if v, ok = f.bound[fv]; !ok {
-			return nil
-		}
+// cellOf returns the cell an address names, through the free variables of
+// closures, or nil.
+func (f *unit) cellOf(v ssa.Value) *ssa.Alloc {
+	if _, ok := v.(*ssa.FreeVar); ok {
+		v = flow.Origin(v, flow.FreeVars)
+	}
+	if a, ok := v.(*ssa.Alloc); ok && f.cells[a] != nil {
+		return a
 	}
 	return nil
 }
 
-// isCell reports whether the address v (the allocation a or a free
-// variable bound to it) is only loaded from, stored to as a whole and
-// captured.
-func (f *flow) isCell(a *ssa.Alloc, v ssa.Value) bool {
+// isCell reports whether the address v (a variable, or a free variable
+// bound to it) is only loaded from, stored to as a whole and captured.
+func isCell(v ssa.Value) bool {
 	refs := v.Referrers()
 	if refs == nil {
 		return false
@@ -199,7 +170,7 @@ func (f *flow) isCell(a *ssa.Alloc, v ssa.Value) bool {
 		case *ssa.MakeClosure:
 			clo := r.Fn.(*ssa.Function)
 			for i, b := range r.Bindings {
-				if b == v && (i >= len(clo.FreeVars) || !f.isCell(a, clo.FreeVars[i])) {
+				if b == v && (i >= len(clo.FreeVars) || !isCell(clo.FreeVars[i])) {
 					return false
 				}
 			}
@@ -210,46 +181,43 @@ func (f *flow) isCell(a *ssa.Alloc, v ssa.Value) bool {
 	return true
 }
 
-// taintOf is what is known of v.
-func (f *flow) taintOf(v ssa.Value) taint {
-	if fv, ok := v.(*ssa.FreeVar); ok {
-		if b, ok := f.bound[fv]; ok {
-			return f.taintOf(b)
-		}
+// taintOf is what is known of v. A closure's free variable holds what the
+// closures bind to it.
+func (f *unit) taintOf(v ssa.Value) taint {
+	if _, ok := v.(*ssa.FreeVar); !ok {
+		return f.vals[v]
 	}
-	return f.vals[v]
+	origins, _ := flow.Origins(v, flow.FreeVars)
+	var t taint
+	for _, o := range origins {
+		t = t.join(f.vals[o])
+	}
+	return t
 }
 
 // set adds t to v; it reports whether anything changed.
-func (f *flow) set(v ssa.Value, t taint) bool {
+func (f *unit) set(v ssa.Value, t taint) bool { return add(f.vals, v, t) }
+
+// setTuple adds t to component i of the tuple v.
+func (f *unit) setTuple(v ssa.Value, i int, t taint) bool { return add(f.tup, tupleKey{v, i}, t) }
+
+// add joins t into m[k]; it reports whether anything changed.
+func add[K comparable](m map[K]taint, k K, t taint) bool {
 	if t.b == 0 {
 		return false
 	}
-	old := f.vals[v]
+	old := m[k]
 	n := old.join(t)
 	if n == old {
 		return false
 	}
-	f.vals[v] = n
+	m[k] = n
 	return true
 }
 
-func (f *flow) setTuple(v ssa.Value, i int, t taint) bool {
-	if t.b == 0 {
-		return false
-	}
-	k := tupleKey{v, i}
-	old := f.tup[k]
-	n := old.join(t)
-	if n == old {
-		return false
-	}
-	f.tup[k] = n
-	return true
-}
-
-// setResult gives result i of a call (a tuple component, or the value).
-func (f *flow) setResult(v ssa.Value, i int, t taint) bool {
+// setResult gives result i of a call or comma-ok operation (a tuple
+// component, or the value).
+func (f *unit) setResult(v ssa.Value, i int, t taint) bool {
 	if _, ok := v.Type().(*types.Tuple); ok {
 		return f.setTuple(v, i, t)
 	}
@@ -260,27 +228,13 @@ func (f *flow) setResult(v ssa.Value, i int, t taint) bool {
 }
 
 // run iterates to the fixed point.
-func (f *flow) run() *flow {
-	for range 64 {
-		changed := false
-		for _, fn := range f.fns {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					if f.step(instr) {
-						changed = true
-					}
-				}
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+func (f *unit) run() *unit {
+	flow.Solve(f.fns, 64, f.step)
 	return f
 }
 
 // step propagates taint through one instruction.
-func (f *flow) step(instr ssa.Instruction) bool {
+func (f *unit) step(instr ssa.Instruction) bool {
 	switch in := instr.(type) {
 	case *ssa.Phi:
 		t := taint{}
@@ -295,48 +249,31 @@ func (f *flow) step(instr ssa.Instruction) bool {
 			return false
 		}
 		if c := f.cellOf(in.X); c != nil {
-			return f.set(in, f.cellLoad(in, c))
+			return f.set(in, f.reaching(in, c))
 		}
 		if t, ok := f.storedElement(in); ok {
 			return f.set(in, t)
 		}
 		return f.set(in, loaded(f.taintOf(in.X).join(f.heldAt(in.X)), in.Type()))
-	case *ssa.FieldAddr:
-		return f.set(in, f.taintOf(in.X))
-	case *ssa.IndexAddr:
-		return f.set(in, f.taintOf(in.X))
 	case *ssa.Field:
 		return f.set(in, loaded(f.taintOf(in.X), in.Type()))
 	case *ssa.Index:
 		return f.set(in, loaded(f.taintOf(in.X), in.Type()))
 	case *ssa.Lookup:
-		t := loaded(f.taintOf(in.X), lookupType(in))
-		if in.CommaOk {
-			return f.setTuple(in, 0, t)
-		}
-		return f.set(in, t)
+		return f.setResult(in, 0, loaded(f.taintOf(in.X), lookupType(in)))
 	case *ssa.Slice:
 		t := f.taintOf(in.X)
 		for _, h := range f.held[in.X] { // the elements of a local array
 			t = t.join(holdsIf(h.t))
 		}
 		return f.set(in, t)
-	case *ssa.MakeInterface:
-		return f.set(in, f.taintOf(in.X))
-	case *ssa.ChangeType:
-		return f.set(in, f.taintOf(in.X))
-	case *ssa.ChangeInterface:
-		return f.set(in, f.taintOf(in.X))
 	case *ssa.SliceToArrayPointer:
 		return f.set(in, f.taintOf(in.X))
 	case *ssa.TypeAssert:
 		if !mayBeObject(in.AssertedType) {
 			return false // a store of the controller's own records
 		}
-		if in.CommaOk {
-			return f.setTuple(in, 0, f.taintOf(in.X))
-		}
-		return f.set(in, f.taintOf(in.X))
+		return f.setResult(in, 0, f.taintOf(in.X))
 	case *ssa.Extract:
 		return f.set(in, f.tup[tupleKey{in.Tuple, in.Index}])
 	case *ssa.Store:
@@ -359,6 +296,13 @@ func (f *flow) step(instr ssa.Instruction) bool {
 		return changed
 	case ssa.CallInstruction:
 		return f.call(in)
+	case ssa.Value:
+		// What is left of what flow looks through is a conversion or the
+		// address of a part (&x.f, &x[i]): it points where its operand
+		// does. (What x.f, x[i], x[a:b] and m[k] load is decided above.)
+		if x := flow.Preds(in, flow.Conversions|flow.Fields|flow.Elements); len(x) == 1 {
+			return f.set(in, f.taintOf(x[0]))
+		}
 	}
 	return false
 }
@@ -371,7 +315,7 @@ func holdsIf(t taint) taint {
 }
 
 // addSink records a write to cached memory, once per instruction.
-func (f *flow) addSink(instr ssa.Instruction, pos token.Pos, src *source) bool {
+func (f *unit) addSink(instr ssa.Instruction, pos token.Pos, src *source) bool {
 	if f.sunk[instr] {
 		return false
 	}
