@@ -3,6 +3,7 @@ package conflictretry
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,7 +131,7 @@ func (c *checker) checkRetry(outer *ssa.Function, site retrySite) {
 		if c.freeVarRefreshed(body, fv) || c.anyRefreshed(chain) {
 			continue // read again, or its resourceVersion set, inside the closure
 		}
-		i := freeVarIndex(body, fv)
+		i := slices.Index(body.FreeVars, fv)
 		if i < 0 || i >= len(site.closure.Bindings) {
 			continue
 		}
@@ -154,15 +155,6 @@ func (c *checker) report(site retrySite, w write, obj, where string) {
 }
 
 func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
-
-func freeVarIndex(fn *ssa.Function, fv *ssa.FreeVar) int {
-	for i, v := range fn.FreeVars {
-		if v == fv {
-			return i
-		}
-	}
-	return -1
-}
 
 func helperName(fn *ssa.Function) string {
 	if recv := fn.Signature.Recv(); recv != nil {

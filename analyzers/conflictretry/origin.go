@@ -3,9 +3,11 @@ package conflictretry
 import (
 	"fmt"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -81,9 +83,8 @@ func (c *checker) varOrigin(outer *ssa.Function, alloc *ssa.Alloc, mc *ssa.MakeC
 		return g, true
 	}
 	var where string
-	for _, ref := range *alloc.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != alloc || !before(st, mc) {
+	for _, st := range storesTo(alloc) {
+		if !before(st, mc) {
 			continue
 		}
 		w, ok := c.readOrigin(outer, st.Val, mc, depth+1)
@@ -97,13 +98,23 @@ func (c *checker) varOrigin(outer *ssa.Function, alloc *ssa.Alloc, mc *ssa.MakeC
 	return where, where != ""
 }
 
+// storesTo returns the assignments of a local variable.
+func storesTo(alloc *ssa.Alloc) []*ssa.Store {
+	var out []*ssa.Store
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // readOrigin says where v, an object pointer, was read.
 func (c *checker) readOrigin(outer *ssa.Function, v ssa.Value, mc *ssa.MakeClosure, depth int) (string, bool) {
 	if depth > 6 {
 		return "", false
 	}
-	v = unconvert(v)
-	switch x := v.(type) {
+	switch x := flow.Origin(v, flow.Conversions|flow.Asserts).(type) {
 	case *ssa.Parameter:
 		if c.builtByCaller(x) {
 			return "", false // a caller hands in a new object, without resourceVersion
@@ -115,8 +126,6 @@ func (c *checker) readOrigin(outer *ssa.Function, v ssa.Value, mc *ssa.MakeClosu
 		}
 	case *ssa.Call:
 		return c.readCall(outer, x, mc, depth)
-	case *ssa.TypeAssert:
-		return c.readOrigin(outer, x.X, mc, depth+1)
 	case *ssa.UnOp:
 		// A variable the function keeps in memory (captured, or its
 		// address taken).
@@ -163,7 +172,7 @@ func (c *checker) returnsRead(fn *ssa.Function) bool {
 		if !ok || len(ret.Results) == 0 {
 			continue
 		}
-		v := unconvert(ret.Results[0])
+		v := flow.Origin(ret.Results[0], flow.Conversions)
 		if k, ok := v.(*ssa.Const); ok && k.IsNil() {
 			continue
 		}
@@ -185,37 +194,29 @@ func (c *checker) returnsRead(fn *ssa.Function) bool {
 // an object the function allocated (or, for a pointer variable, the
 // object the variable holds): "" when none does.
 func (c *checker) getInto(fn *ssa.Function, alloc *ssa.Alloc, mc *ssa.MakeClosure, loaded bool) string {
-	var ptrs []ssa.Value
+	ptrs := []ssa.Value{alloc}
 	if loaded {
-		for _, ref := range *alloc.Referrers() {
-			if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
-				ptrs = append(ptrs, load)
-			}
-		}
-	} else {
-		ptrs = []ssa.Value{alloc}
+		ptrs = flow.Succs(alloc, flow.Loads)
 	}
+	var where string
 	for _, p := range ptrs {
-		for _, ref := range *p.Referrers() {
-			var uses []ssa.Instruction
-			if mi, ok := ref.(*ssa.MakeInterface); ok {
-				uses = *mi.Referrers()
-			} else {
-				uses = []ssa.Instruction{ref}
+		flow.Uses(p, flow.Conversions, func(use ssa.Instruction, _ ssa.Value) bool {
+			call, ok := use.(ssa.CallInstruction)
+			if !ok || !before(call, mc) {
+				return true
 			}
-			for _, u := range uses {
-				call, ok := u.(ssa.CallInstruction)
-				if !ok || !before(call, mc) {
-					continue
-				}
-				f, recv, args := ssax.MethodCall(call.Common())
-				if f != nil && f.Name() == "Get" && kube.IsCRReader(recv) && len(args) >= 3 && ssax.Unconvert(args[2]) == p {
-					return fmt.Sprintf("read by Get at line %d", c.line(call.Pos()))
-				}
+			f, recv, args := ssax.MethodCall(call.Common())
+			if f != nil && f.Name() == "Get" && kube.IsCRReader(recv) && len(args) >= 3 && flow.Origin(args[2], flow.Conversions) == p {
+				where = fmt.Sprintf("read by Get at line %d", c.line(call.Pos()))
+				return false
 			}
+			return true
+		})
+		if where != "" {
+			break
 		}
 	}
-	return ""
+	return where
 }
 
 // before reports whether instr may run before the closure is made: it
@@ -254,12 +255,7 @@ func funcName(fn *ssa.Function) string {
 // object, whose update carries no resourceVersion.
 func (c *checker) builtByCaller(p *ssa.Parameter) bool {
 	fn := p.Parent()
-	i := -1
-	for j, q := range fn.Params {
-		if q == p {
-			i = j
-		}
-	}
+	i := slices.Index(fn.Params, p)
 	k := paramKey{fn, i}
 	if b, ok := c.built[k]; ok {
 		return b
@@ -290,7 +286,7 @@ func (c *checker) isBuilt(fn *ssa.Function, v ssa.Value, depth int) bool {
 	if depth > 4 {
 		return false
 	}
-	switch x := unconvert(v).(type) {
+	switch x := flow.Origin(v, flow.Conversions).(type) {
 	case *ssa.Alloc:
 		return c.getInto(fn, x, nil, false) == ""
 	case *ssa.UnOp:
@@ -298,8 +294,8 @@ func (c *checker) isBuilt(fn *ssa.Function, v ssa.Value, depth int) bool {
 		if !ok || c.getInto(fn, a, nil, true) != "" {
 			return false
 		}
-		for _, ref := range *a.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == a && c.isBuilt(fn, st.Val, depth+1) {
+		for _, st := range storesTo(a) {
+			if c.isBuilt(fn, st.Val, depth+1) {
 				return true
 			}
 		}
@@ -314,7 +310,7 @@ func (c *checker) isBuilt(fn *ssa.Function, v ssa.Value, depth int) bool {
 		}
 		for _, b := range g.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
-				if a, ok := unconvert(ret.Results[0]).(*ssa.Alloc); ok && c.getInto(g, a, nil, false) == "" {
+				if a, ok := flow.Origin(ret.Results[0], flow.Conversions).(*ssa.Alloc); ok && c.getInto(g, a, nil, false) == "" {
 					return true
 				}
 			}

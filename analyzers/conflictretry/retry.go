@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -54,7 +55,7 @@ func (c *checker) retrySiteOf(call *ssa.Call) (retrySite, bool) {
 	default:
 		return retrySite{}, false
 	}
-	mc, ok := unconvert(body).(*ssa.MakeClosure)
+	mc, ok := flow.Origin(body, flow.Conversions).(*ssa.MakeClosure) // wait.ConditionFunc(func...)
 	if !ok {
 		return retrySite{}, false // captures nothing: nothing read outside it
 	}
@@ -95,7 +96,7 @@ func isError(t types.Type) bool {
 // function of the package that returns IsConflict of its argument, alone or
 // in a disjunction (kubernetes' isConflictOrServiceUnavailable).
 func (c *checker) retriesConflicts(v ssa.Value) bool {
-	v = unconvert(v)
+	v = flow.Origin(v, flow.Conversions)
 	if f, ok := v.(*ssa.Function); ok {
 		if obj, _ := f.Object().(*types.Func); isConflictTest(obj) {
 			return true
@@ -110,26 +111,10 @@ func (c *checker) retriesConflicts(v ssa.Value) bool {
 		if !ok || len(ret.Results) != 1 {
 			continue
 		}
-		if returnsConflictTest(ret.Results[0], make(map[ssa.Value]bool)) {
-			return true
-		}
-	}
-	return false
-}
-
-// returnsConflictTest reports whether v is IsConflict(...) or a phi (a
-// disjunction) one of whose edges is.
-func returnsConflictTest(v ssa.Value, seen map[ssa.Value]bool) bool {
-	if seen[v] {
-		return false
-	}
-	seen[v] = true
-	switch v := v.(type) {
-	case *ssa.Call:
-		return isConflictTest(ssax.Callee(v.Common()))
-	case *ssa.Phi:
-		for _, e := range v.Edges {
-			if returnsConflictTest(e, seen) {
+		// IsConflict(err), alone or as one edge of a disjunction's φ.
+		results, _ := flow.Origins(ret.Results[0], flow.Phis)
+		for _, r := range results {
+			if call, ok := r.(*ssa.Call); ok && isConflictTest(ssax.Callee(call.Common())) {
 				return true
 			}
 		}
@@ -182,25 +167,6 @@ func returnsRetry(b *ssa.BasicBlock) bool {
 	return ok && err.IsNil()
 }
 
-// unconvert looks through conversions (wait.ConditionFunc(func...)) and
-// interface boxing.
-func unconvert(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
-
 // returned reports whether an error reaches a return of its function, as
 // it is or wrapped by a call (fmt.Errorf with %w, pkg/errors.Wrap): only
 // then can retry.RetryOnConflict and retry.OnError see its conflict.
@@ -217,38 +183,60 @@ func returned(err ssa.Value) bool {
 			continue
 		}
 		seen[v] = true
-		for _, ref := range *v.Referrers() {
-			switch ref := ref.(type) {
+		found := false
+		flow.Uses(v, flow.Phis|flow.Conversions|flow.Extracts, func(use ssa.Instruction, _ ssa.Value) bool {
+			switch use := use.(type) {
 			case *ssa.Return:
-				return true
-			case *ssa.Phi, *ssa.MakeInterface, *ssa.ChangeInterface:
-				work = append(work, ref.(ssa.Value))
+				found = true
+				return false
 			case *ssa.Call:
-				work = append(work, ref)
+				work = append(work, use) // wrapped, or handed on
 			case *ssa.Store:
-				// Into a varargs array (fmt.Errorf's) or a variable.
-				if ia, ok := ref.Addr.(*ssa.IndexAddr); ok {
-					if arr, ok := ia.X.(*ssa.Alloc); ok {
-						for _, r := range *arr.Referrers() {
-							if sl, ok := r.(*ssa.Slice); ok {
-								for _, u := range *sl.Referrers() {
-									if call, ok := u.(*ssa.Call); ok {
-										work = append(work, call)
-									}
-								}
-							}
-						}
+				// An argument of a variadic call: fmt.Errorf's.
+				calls, _ := varargCalls(use)
+				for _, call := range calls {
+					if call, ok := call.(*ssa.Call); ok {
+						work = append(work, call)
 					}
 				}
 			}
-		}
-		if call, ok := v.(*ssa.Call); ok && call.Call.Signature().Results().Len() > 1 {
-			for _, ref := range *call.Referrers() {
-				if ex, ok := ref.(*ssa.Extract); ok {
-					work = append(work, ex)
-				}
-			}
+			return true
+		})
+		if found {
+			return true
 		}
 	}
 	return false
+}
+
+// varargCalls returns the calls handed the array st stores an element of:
+// a variadic call f(a, b) stores a and b into an array and hands f a
+// slice of it. only is false when st stores elsewhere or the array is
+// used otherwise too.
+func varargCalls(st *ssa.Store) (calls []ssa.CallInstruction, only bool) {
+	ia, ok := st.Addr.(*ssa.IndexAddr)
+	if !ok {
+		return nil, false
+	}
+	arr, ok := ia.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	only = true
+	for _, ref := range *arr.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.IndexAddr:
+		case *ssa.Slice:
+			for _, r := range *ref.Referrers() {
+				if call, ok := r.(ssa.CallInstruction); ok {
+					calls = append(calls, call)
+				} else {
+					only = false
+				}
+			}
+		default:
+			only = false
+		}
+	}
+	return calls, only
 }

@@ -4,10 +4,12 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -15,41 +17,35 @@ import (
 // staleRoot follows the object a write sends back to where the function
 // got it: a variable captured from the enclosing function (a *ssa.FreeVar:
 // a pointer variable loaded, or a struct variable taken by address), or a
-// parameter, through DeepCopy and conversions. chain holds the values on
-// the way, which the function may refresh too. Anything else (the result
-// of a read, a new object) gives a nil root.
+// parameter, through DeepCopy, conversions and assertions. chain holds the
+// values on the way, which the function may refresh too. Anything else
+// (the result of a read, a new object) gives a nil root.
 func staleRoot(v ssa.Value) (root ssa.Value, chain []ssa.Value) {
-	for depth := 0; depth < 8; depth++ {
-		v = unconvert(v)
+	for range 8 {
+		for x := range flow.Chain(v, flow.Conversions|flow.Asserts) {
+			chain = append(chain, x)
+			v = x
+		}
 		switch x := v.(type) {
 		case *ssa.UnOp:
 			if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL && isObjectPointer(x.Type()) {
-				return fv, append(chain, x)
+				return fv, chain
 			}
-			return nil, nil
 		case *ssa.FreeVar:
 			if isObjectPointer(x.Type()) {
-				return x, append(chain, x) // &obj of a captured struct variable
+				return x, chain // &obj of a captured struct variable
 			}
-			return nil, nil
 		case *ssa.Parameter:
 			if isObjectPointer(x.Type()) || isObjectInterface(x.Type()) {
-				return x, append(chain, x)
+				return x, chain
 			}
-			return nil, nil
-		case *ssa.TypeAssert:
-			chain = append(chain, x)
-			v = x.X
 		case *ssa.Call:
-			recv, ok := deepCopyOf(x)
-			if !ok {
-				return nil, nil
+			if recv, ok := deepCopyOf(x); ok {
+				v = recv
+				continue
 			}
-			chain = append(chain, x)
-			v = recv
-		default:
-			return nil, nil
 		}
+		return nil, nil
 	}
 	return nil, nil
 }
@@ -93,7 +89,7 @@ func (c *checker) freeVarRefreshed(body *ssa.Function, fv *ssa.FreeVar) bool {
 		case *ssa.Store:
 			return true // assigned inside the closure, or its address stored away
 		case *ssa.UnOp:
-			if c.refreshes(ref, 0) {
+			if c.refreshes(ref) {
 				return true
 			}
 		case *ssa.DebugRef:
@@ -105,7 +101,7 @@ func (c *checker) freeVarRefreshed(body *ssa.Function, fv *ssa.FreeVar) bool {
 			return true // the variable's address handed on
 		}
 	}
-	if isObjectPointer(fv.Type()) && c.refreshes(fv, 0) {
+	if isObjectPointer(fv.Type()) && c.refreshes(fv) {
 		return true
 	}
 	return false
@@ -118,7 +114,7 @@ func (c *checker) anyRefreshed(chain []ssa.Value) bool {
 		if _, ok := v.(*ssa.FreeVar); ok {
 			continue // its referrers are checked by freeVarRefreshed
 		}
-		if c.refreshes(v, 0) {
+		if c.refreshes(v) {
 			return true
 		}
 	}
@@ -126,47 +122,40 @@ func (c *checker) anyRefreshed(chain []ssa.Value) bool {
 }
 
 // refreshes reports whether an object pointer may be read into or have its
-// resourceVersion changed where it is used: handed to a Get, to a function
-// not known to leave the resourceVersion alone, stored away, or its
-// metadata assigned. Uses that only read it, change its spec or status,
-// log it or write it are safe.
-func (c *checker) refreshes(p ssa.Value, depth int) bool {
-	if depth > 6 {
-		return true
-	}
-	refs := p.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, ref := range *refs {
-		switch ref := ref.(type) {
-		case *ssa.DebugRef, *ssa.BinOp, *ssa.If, *ssa.Return:
-		case *ssa.UnOp:
-			// *obj: a copy of the object, unless it is a pointer load of
-			// a captured variable, which the caller follows.
-		case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface, *ssa.TypeAssert:
-			if c.refreshes(ref.(ssa.Value), depth+1) {
-				return true
-			}
-		case *ssa.FieldAddr:
-			if c.metaTouched(ref, depth+1) {
-				return true
-			}
-		case *ssa.Field:
-		case *ssa.Store:
-			if ref.Addr == p {
-				return true // *obj = *fresh
-			}
-			if !c.safeVararg(ref) {
-				return true // kept somewhere: unknown
-			}
-		case ssa.CallInstruction:
-			if c.callRefreshes(ref, p) {
-				return true
-			}
-		default:
-			return true // a phi, a map, a channel: unknown
+// resourceVersion changed where it is used, as it is or converted: handed
+// to a Get, to a function not known to leave the resourceVersion alone,
+// stored away, or its metadata assigned. Uses that only read it, change
+// its spec or status, log it or write it are safe.
+func (c *checker) refreshes(p ssa.Value) bool {
+	return !flow.Uses(p, flow.Conversions|flow.Asserts, func(use ssa.Instruction, of ssa.Value) bool {
+		return !c.useRefreshes(use, of)
+	})
+}
+
+// useRefreshes reports whether one use of the object p may refresh it.
+func (c *checker) useRefreshes(use ssa.Instruction, p ssa.Value) bool {
+	switch use := use.(type) {
+	case *ssa.DebugRef, *ssa.BinOp, *ssa.If, *ssa.Return, *ssa.Field:
+	case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+		// The same object, whose uses flow.Uses visits.
+	case *ssa.TypeAssert:
+		// obj, ok := p.(T): the object goes on through an Extract, which
+		// is not followed.
+		return use.CommaOk
+	case *ssa.UnOp:
+		// *obj: a copy of the object, unless it is a pointer load of
+		// a captured variable, which the caller follows.
+	case *ssa.FieldAddr:
+		return c.metaTouched(use)
+	case *ssa.Store:
+		if use.Addr == p {
+			return true // *obj = *fresh
 		}
+		return !c.safeVararg(use) // kept somewhere: unknown
+	case ssa.CallInstruction:
+		return c.callRefreshes(use, p)
+	default:
+		return true // a phi, a map, a channel: unknown
 	}
 	return false
 }
@@ -175,7 +164,7 @@ func (c *checker) refreshes(p ssa.Value, depth int) bool {
 // resourceVersion (ObjectMeta, its ResourceVersion, an unstructured
 // object's map) and is assigned or handed on. Other fields (Spec, Status)
 // are what the closure is meant to change.
-func (c *checker) metaTouched(fa *ssa.FieldAddr, depth int) bool {
+func (c *checker) metaTouched(fa *ssa.FieldAddr) bool {
 	f := ssax.FieldOfAddr(fa)
 	if f == nil {
 		return true
@@ -186,7 +175,7 @@ func (c *checker) metaTouched(fa *ssa.FieldAddr, depth int) bool {
 		if !kube.Is(fa.X.Type(), kube.UnstructuredPkg, "Unstructured") {
 			return false
 		}
-		return c.unstructuredMapTouched(fa, depth)
+		return c.unstructuredMapTouched(fa)
 	default:
 		return false
 	}
@@ -194,7 +183,7 @@ func (c *checker) metaTouched(fa *ssa.FieldAddr, depth int) bool {
 		switch ref := ref.(type) {
 		case *ssa.UnOp, *ssa.DebugRef:
 		case *ssa.FieldAddr:
-			if c.metaTouched(ref, depth+1) {
+			if c.metaTouched(ref) {
 				return true
 			}
 		case ssa.CallInstruction:
@@ -213,7 +202,7 @@ func (c *checker) metaTouched(fa *ssa.FieldAddr, depth int) bool {
 // unstructuredMapTouched reports whether an unstructured object's map may
 // have its metadata changed: assigned, or handed to anything but
 // unstructured's getters and setters of other fields.
-func (c *checker) unstructuredMapTouched(fa *ssa.FieldAddr, depth int) bool {
+func (c *checker) unstructuredMapTouched(fa *ssa.FieldAddr) bool {
 	for _, ref := range *fa.Referrers() {
 		load, ok := ref.(*ssa.UnOp)
 		if !ok {
@@ -258,29 +247,8 @@ func (c *checker) unstructuredMapTouched(fa *ssa.FieldAddr, depth int) bool {
 // safeVararg reports whether a store of the object puts it in the array
 // of a variadic call that only logs or formats it.
 func (c *checker) safeVararg(st *ssa.Store) bool {
-	ia, ok := st.Addr.(*ssa.IndexAddr)
-	if !ok {
-		return false
-	}
-	arr, ok := ia.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *arr.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.IndexAddr:
-		case *ssa.Slice:
-			for _, r := range *ref.Referrers() {
-				call, ok := r.(ssa.CallInstruction)
-				if !ok || !loggingCall(call) {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	calls, only := varargCalls(st)
+	return only && !slices.ContainsFunc(calls, func(call ssa.CallInstruction) bool { return !loggingCall(call) })
 }
 
 // callRefreshes reports whether a call that is handed the object p may
@@ -393,7 +361,7 @@ func (c *checker) paramRefreshed(fn *ssa.Function, i int) bool {
 	if i >= len(fn.Params) {
 		return true
 	}
-	r := c.refreshes(fn.Params[i], 0)
+	r := c.refreshes(fn.Params[i])
 	c.paramRefresh[k] = r
 	return r
 }

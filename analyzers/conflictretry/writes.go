@@ -4,9 +4,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -112,7 +114,7 @@ func resultErr(call *ssa.Call, i int) ssa.Value {
 // client.MergeFromWithOptions(base, ..., client.MergeFromWithOptimisticLock{}, ...):
 // the patch carries base's resourceVersion as a precondition.
 func lockedBase(patch ssa.Value) (ssa.Value, bool) {
-	call, ok := unconvert(patch).(*ssa.Call)
+	call, ok := flow.Origin(patch, flow.Conversions).(*ssa.Call)
 	if !ok || !kube.IsFunc(ssax.Callee(call.Common()), kube.CRClientPkg, "MergeFromWithOptions") {
 		return nil, false
 	}
@@ -121,7 +123,7 @@ func lockedBase(patch ssa.Value) (ssa.Value, bool) {
 		return nil, false
 	}
 	for _, opt := range varargs(args[1]) {
-		if kube.Is(unconvert(opt).Type(), kube.CRClientPkg, "MergeFromWithOptimisticLock") {
+		if kube.Is(flow.Origin(opt, flow.Conversions).Type(), kube.CRClientPkg, "MergeFromWithOptimisticLock") {
 			return args[0], true
 		}
 	}
@@ -255,12 +257,9 @@ func (c *checker) writerSummary(fn *ssa.Function) *helperWrites {
 			if c.anyRefreshed(append(chain, p)) {
 				continue
 			}
-			for i, q := range fn.Params {
-				if q == p {
-					if _, seen := h.params[i]; !seen {
-						h.params[i] = w
-					}
-				}
+			i := slices.Index(fn.Params, p)
+			if _, seen := h.params[i]; !seen && i >= 0 {
+				h.params[i] = w
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 )
 
 // A site is a static call of a function of the package.
@@ -80,30 +82,37 @@ func deletions(pkg *ssa.Package, funcs []*ssa.Function) map[*ssa.Function][]dele
 		return len(sites[g]) > 0 && !escapes[g] && g.Parent() == nil && len(g.Blocks) > 0 &&
 			!ast.IsExported(g.Name()) && !invoked[g.Name()]
 	}
-	done := make(map[*ssa.Function]map[int]bool)
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range funcs {
-			if !helper(fn) {
+	// A helper's parameter is deleted once every call site is on a
+	// deletion branch, which may be a parameter's deletion found in an
+	// earlier round: each round that changes adds a parameter, so one
+	// more round than there are parameters reaches the fixed point.
+	done := make(map[*ssa.Parameter]bool)
+	rounds := 1
+	for _, fn := range funcs {
+		rounds += len(fn.Params)
+	}
+	flow.Solve(funcs, rounds, func(instr ssa.Instruction) bool {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		g := call.Call.StaticCallee()
+		if g == nil || !helper(g) {
+			return false
+		}
+		changed := false
+		for i, p := range g.Params {
+			if done[p] {
 				continue
 			}
-			for i, p := range fn.Params {
-				if done[fn][i] {
-					continue
-				}
-				check := deletedAtEverySite(sites[fn], i, out)
-				if check == nil {
-					continue
-				}
-				if done[fn] == nil {
-					done[fn] = make(map[int]bool)
-				}
-				done[fn][i] = true
-				out[fn] = append(out[fn], deletion{obj: p, check: check, block: fn.Blocks[0]})
+			if check := deletedAtEverySite(sites[g], i, out); check != nil {
+				done[p] = true
+				out[g] = append(out[g], deletion{obj: p, check: check, block: g.Blocks[0]})
 				changed = true
 			}
 		}
-	}
+		return changed
+	})
 	return out
 }
 

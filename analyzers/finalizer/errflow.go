@@ -3,10 +3,12 @@ package finalizer
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -144,10 +146,11 @@ func scan(b *ssa.BasicBlock, from int, c *ssa.Call, removal ssa.Instruction, err
 // ignored, adding to errs the values that carry it on (conversions, phis,
 // wrappers).
 func neutral(instr ssa.Instruction, op ssa.Value, errs map[ssa.Value]bool) bool {
-	switch x := instr.(type) {
-	case *ssa.Phi, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.ChangeType:
-		errs[x.(ssa.Value)] = true
+	if v, ok := instr.(ssa.Value); ok && slices.Contains(flow.Preds(v, flow.Phis|flow.Conversions), op) {
+		errs[v] = true // the same error, converted or merged
 		return true
+	}
+	switch x := instr.(type) {
 	case *ssa.DebugRef:
 		return true
 	case *ssa.BinOp:

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -17,7 +18,7 @@ import (
 // controllerutil.RemoveFinalizer(obj, f) name the same value.
 func root(v ssa.Value) ssa.Value {
 	for {
-		v = ssax.Unconvert(v)
+		v = flow.Origin(v, flow.Conversions)
 		fa, ok := v.(*ssa.FieldAddr)
 		if !ok {
 			return v
@@ -201,7 +202,7 @@ func removes(call *ssa.Call, obj ssa.Value, depth int) bool {
 		}
 	}
 	for _, a := range args {
-		if c, ok := ssax.Unconvert(a).(*ssa.Call); ok && removes(c, obj, depth+1) {
+		if c, ok := flow.Origin(a, flow.Conversions).(*ssa.Call); ok && removes(c, obj, depth+1) {
 			return true
 		}
 	}
@@ -221,7 +222,7 @@ func removalName(name string) bool {
 // fromFinalizers reports whether v is obj's current finalizer list, or
 // made from it by a constructor call (sets.New(obj.Finalizers...)).
 func fromFinalizers(v ssa.Value, obj ssa.Value, depth int) bool {
-	v = ssax.Unconvert(v)
+	v = flow.Origin(v, flow.Conversions)
 	if o := metaField(v, "Finalizers"); o != nil {
 		return o == obj
 	}
