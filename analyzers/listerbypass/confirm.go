@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -67,7 +68,7 @@ func existenceProbe(fn *ssa.Function, r read, obj, err ssa.Value) bool {
 	if r.method != "Get" || r.kind == apiRead || obj != nil {
 		return false
 	}
-	derived := slice(fn, []ssa.Value{err})
+	derived := flow.Slice(fn, []ssa.Value{err})
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -96,7 +97,7 @@ func guardsWrite(fn *ssa.Function, r read, obj, err ssa.Value) bool {
 	if obj != nil {
 		seeds = append(seeds, obj)
 	}
-	derived := slice(fn, seeds)
+	derived := flow.Slice(fn, seeds)
 	sameResource := func(c *ssa.CallCommon) bool { return writeKey(c) == r.key }
 	for _, b := range fn.Blocks {
 		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && derived[iff.Cond] {

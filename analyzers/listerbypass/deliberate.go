@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
-	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // deliberate reports whether a read is a deliberate fresh read, which real
@@ -89,7 +89,7 @@ func feedsWrite(fn *ssa.Function, r read) bool {
 // writes reports whether values computed from seeds reach a client write
 // in fn or in the package helpers they are passed to.
 func writes(fn *ssa.Function, seeds []ssa.Value, depth int, seen map[*ssa.Function]bool) bool {
-	derived := slice(fn, seeds)
+	derived := flow.Slice(fn, seeds)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -151,42 +151,6 @@ func writesThrough(common *ssa.CallCommon, derived map[ssa.Value]bool) bool {
 		}
 	}
 	return client
-}
-
-// slice is the forward slice of seeds in fn: every value computed from a
-// derived one is derived, and so is the local a derived value is stored in.
-func slice(fn *ssa.Function, seeds []ssa.Value) map[ssa.Value]bool {
-	derived := make(map[ssa.Value]bool)
-	for _, s := range seeds {
-		derived[s] = true
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if st, ok := instr.(*ssa.Store); ok && derived[st.Val] {
-					if root := ssax.LocalRoot(st.Addr); root != nil && !derived[root] {
-						derived[root] = true
-						changed = true
-					}
-					continue
-				}
-				v, ok := instr.(ssa.Value)
-				if !ok || derived[v] {
-					continue
-				}
-				var ops []*ssa.Value
-				for _, op := range instr.Operands(ops) {
-					if op != nil && *op != nil && derived[*op] {
-						derived[v] = true
-						changed = true
-						break
-					}
-				}
-			}
-		}
-	}
-	return derived
 }
 
 // readsCacheToo reports whether fn also reads the read's resource through

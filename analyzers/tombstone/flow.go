@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	dataflow "github.com/ctrllint/ctrllint/analyzers/internal/flow"
 )
 
 // A key names a tracked value. Most are SSA values (field -1); the
@@ -57,25 +59,22 @@ type hooks struct {
 }
 
 func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
-	f := &flow{fn: fn, mode: m, in: make(map[*ssa.BasicBlock]state), all: make(state), settles: h.settles, guard: h.guard}
-	if len(fn.Blocks) == 0 {
-		return f
-	}
+	f := &flow{fn: fn, mode: m, all: make(state), settles: h.settles, guard: h.guard}
 	entry := make(state)
 	for _, k := range seeds {
 		entry[k] = true
 		f.all[k] = true
 	}
-	f.in[fn.Blocks[0]] = entry
-	work := []*ssa.BasicBlock{fn.Blocks[0]}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		st := f.in[b].clone()
-		f.transfer(b, st)
-		for i, s := range b.Succs {
-			out := st.clone()
+	f.in = dataflow.Forward[state]{
+		Entry: entry,
+		Copy:  state.clone,
+		Transfer: func(b *ssa.BasicBlock, st state) state {
+			f.transfer(b, st)
+			return st
+		},
+		Edge: func(b *ssa.BasicBlock, i int, out state) state {
 			f.clean(b, i, out)
+			s := b.Succs[i]
 			pred := predIndex(s, b)
 			for _, instr := range s.Instrs {
 				phi, ok := instr.(*ssa.Phi)
@@ -87,24 +86,19 @@ func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
 					f.all[key{phi, -1}] = true
 				}
 			}
-			old, seen := f.in[s]
-			if !seen {
-				f.in[s] = out
-				work = append(work, s)
-				continue
-			}
+			return out
+		},
+		Join: func(into, from state) bool {
 			grew := false
-			for k := range out {
-				if !old[k] {
-					old[k] = true
+			for k := range from {
+				if !into[k] {
+					into[k] = true
 					grew = true
 				}
 			}
-			if grew {
-				work = append(work, s)
-			}
-		}
-	}
+			return grew
+		},
+	}.Solve(fn)
 	return f
 }
 

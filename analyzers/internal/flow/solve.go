@@ -72,3 +72,55 @@ func Slice(fn *ssa.Function, seeds []ssa.Value) map[ssa.Value]bool {
 	})
 	return in
 }
+
+// A Forward is a forward dataflow problem over one function's blocks, with
+// facts of type F: what holds on entry to each block, from what holds on
+// entry to the function (Entry), what a block does (Transfer), what a
+// branch proves on each of its edges (Edge) and how the facts of two paths
+// into one block merge (Join). Facts only grow under Join, so the solution
+// is the least fixed point, reached by a worklist.
+type Forward[F any] struct {
+	Entry F
+	// Copy returns a copy of facts that Transfer and Edge may change.
+	Copy func(F) F
+	// Transfer applies block b's instructions to in, a copy it may change,
+	// and returns the facts at its end.
+	Transfer func(b *ssa.BasicBlock, in F) F
+	// Edge narrows (or extends) the facts out at the end of b for its i-th
+	// successor: a comparison's branch, the φs of the successor. Nil
+	// passes them unchanged.
+	Edge func(b *ssa.BasicBlock, i int, out F) F
+	// Join adds from to into, reporting whether into grew: F is a
+	// reference type (a map, a pointer), changed in place.
+	Join func(into, from F) bool
+}
+
+// Solve returns the facts on entry to each block reachable from the
+// entry. A block the entry does not reach has none.
+func (p Forward[F]) Solve(fn *ssa.Function) map[*ssa.BasicBlock]F {
+	in := make(map[*ssa.BasicBlock]F)
+	if len(fn.Blocks) == 0 {
+		return in
+	}
+	in[fn.Blocks[0]] = p.Entry
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		end := p.Transfer(b, p.Copy(in[b]))
+		for i, s := range b.Succs {
+			out := p.Copy(end)
+			if p.Edge != nil {
+				out = p.Edge(b, i, out)
+			}
+			old, seen := in[s]
+			if !seen {
+				in[s] = out
+				work = append(work, s)
+			} else if p.Join(old, out) {
+				work = append(work, s)
+			}
+		}
+	}
+	return in
+}
