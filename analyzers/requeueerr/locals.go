@@ -2,10 +2,10 @@ package requeueerr
 
 import (
 	"go/token"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -38,9 +38,9 @@ func resolve(v ssa.Value) ssa.Value {
 			return v
 		}
 	}
-	writes, ok := lastWrites(alloc, load, func(instr ssa.Instruction) bool {
-		st, ok := instr.(*ssa.Store)
-		return ok && st.Addr == alloc
+	writes, ok := flow.Reaching(load, func(instr ssa.Instruction) bool {
+		st, isStore := instr.(*ssa.Store)
+		return instr == ssa.Instruction(alloc) || isStore && st.Addr == alloc
 	})
 	var found ssa.Value
 	for _, w := range writes {
@@ -54,40 +54,6 @@ func resolve(v ssa.Value) ssa.Value {
 		return v
 	}
 	return found
-}
-
-// lastWrites returns the latest instructions before at that write alloc,
-// on every path to at: those write accepts, or alloc itself (the
-// variable's zero value). ok is false when a path from the function's
-// entry has none. A loop's way back ends at a block already visited.
-func lastWrites(alloc *ssa.Alloc, at ssa.Instruction, write func(ssa.Instruction) bool) (writes []ssa.Instruction, ok bool) {
-	last := func(instrs []ssa.Instruction) bool {
-		for i := len(instrs) - 1; i >= 0; i-- {
-			if instrs[i] == ssa.Instruction(alloc) || write(instrs[i]) {
-				writes = append(writes, instrs[i])
-				return true
-			}
-		}
-		return false
-	}
-	b := at.Block()
-	if last(b.Instrs[:slices.Index(b.Instrs, at)]) {
-		return writes, true
-	}
-	// The block of at is visited again from its end when a loop leads
-	// back to it.
-	ok = len(b.Preds) > 0
-	ssax.Walk(b.Preds, true, func(p *ssa.BasicBlock) ssax.Step {
-		switch {
-		case last(p.Instrs):
-			return ssax.Prune
-		case len(p.Preds) == 0:
-			ok = false
-			return ssax.Stop
-		}
-		return ssax.Expand
-	})
-	return writes, ok
 }
 
 // uses is how a local variable's address is used besides being loaded.

@@ -112,9 +112,9 @@ func (c *checker) localField(alloc *ssa.Alloc, load ssa.Instruction, field strin
 		f := ssax.FieldOfAddr(fa)
 		return f != nil && f.Name() == field && requeueField(f)
 	}
-	writes, ok := lastWrites(alloc, load, func(instr ssa.Instruction) bool {
+	writes, ok := flow.Reaching(load, func(instr ssa.Instruction) bool {
 		st, isStore := instr.(*ssa.Store)
-		return isStore && (st.Addr == alloc || fieldStore(st))
+		return instr == ssa.Instruction(alloc) || isStore && (st.Addr == alloc || fieldStore(st))
 	})
 	if !ok {
 		return unknown
