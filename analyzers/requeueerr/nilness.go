@@ -3,10 +3,12 @@ package requeueerr
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -51,10 +53,8 @@ func (c *checker) made(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, see
 	switch v := v.(type) {
 	case *ssa.MakeInterface:
 		return true // a concrete value in an interface is never a nil interface
-	case *ssa.ChangeInterface:
-		return c.proven(v.X, b, assumed, seen)
-	case *ssa.ChangeType:
-		return c.proven(v.X, b, assumed, seen)
+	case *ssa.ChangeInterface, *ssa.ChangeType:
+		return c.proven(flow.Preds(v, flow.Conversions)[0], b, assumed, seen) // the same error under another type
 	case *ssa.Phi:
 		for i, e := range v.Edges {
 			if !c.proven(e, v.Block().Preds[i], assumed, seen) {
@@ -116,19 +116,26 @@ func (c *checker) sentinel(g *ssa.Global, seen map[ssa.Value]bool) bool {
 // is non-nil: the true edge of `v != nil`, the false edge of `v == nil`,
 // the true edge of a test that is false for nil (apierrors.IsNotFound(v),
 // errors.As(v, ...)), or of `f(v) != nil` where f returns nil for nil
-// (client.IgnoreNotFound, pkg/errors.Wrap). The edge dominates b when its
-// target has no other predecessor and dominates b.
+// (client.IgnoreNotFound, pkg/errors.Wrap).
 func checked(v ssa.Value, b *ssa.BasicBlock) bool {
+	return guarded(b, func(cond ssa.Value) int { return impliesNonNil(cond, v) })
+}
+
+// guarded reports whether block b is only reached along the edge edge
+// picks of an If's condition (0 for true, 1 for false, -1 for none). The
+// edge dominates b when its target has no other predecessor and dominates
+// b.
+func guarded(b *ssa.BasicBlock, edge func(cond ssa.Value) int) bool {
 	for _, p := range b.Parent().Blocks {
 		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
 		if !ok {
 			continue
 		}
-		edge := impliesNonNil(iff.Cond, v)
-		if edge < 0 {
+		e := edge(iff.Cond)
+		if e < 0 {
 			continue
 		}
-		if s := p.Succs[edge]; len(s.Preds) == 1 && s.Dominates(b) {
+		if s := p.Succs[e]; len(s.Preds) == 1 && s.Dominates(b) {
 			return true
 		}
 	}
@@ -155,7 +162,7 @@ func impliesNonNil(cond, v ssa.Value) int {
 		default:
 			return -1
 		}
-		if !nilFollows(x, v) {
+		if !nilWith(x, v, errWraps, errFilters) {
 			return -1
 		}
 		switch cond.Op {
@@ -172,21 +179,22 @@ func impliesNonNil(cond, v ssa.Value) int {
 	return -1
 }
 
-// nilFollows reports whether x is nil whenever v is: v itself (also when
+// nilWith reports whether x is nil whenever v is: v itself (also when
 // loaded from a captured variable, see resolve), or v passed through
-// functions that return nil for nil.
-func nilFollows(x, v ssa.Value) bool {
+// functions of the given kinds, which return nil for nil (errWraps, and
+// errFilters when x may be nil for a non-nil v too).
+func nilWith(x, v ssa.Value, kinds ...errorNil) bool {
 	for {
 		x = resolve(x)
 		if x == v {
 			return true
 		}
 		switch e := x.(type) {
-		case *ssa.ChangeInterface:
-			x = e.X
+		case *ssa.ChangeInterface, *ssa.ChangeType:
+			x = flow.Preds(x, flow.Conversions)[0] // not MakeInterface: a nil pointer in an interface is no nil error
 		case *ssa.Call:
 			k, _ := errorFuncOf(ssax.Callee(&e.Call))
-			if (k != errWraps && k != errFilters) || len(e.Call.Args) == 0 {
+			if !slices.Contains(kinds, k) || len(e.Call.Args) == 0 {
 				return false
 			}
 			x = e.Call.Args[0]
@@ -204,22 +212,19 @@ func isNil(v ssa.Value) bool {
 // terminal reports whether an error is a reconcile.TerminalError:
 // made by it, or wrapped (pkg/errors, fmt.Errorf's arguments).
 func terminal(v ssa.Value) bool {
-	switch v := v.(type) {
-	case *ssa.ChangeInterface:
-		return terminal(v.X)
-	case *ssa.MakeInterface:
-		return terminal(v.X)
-	case *ssa.Call:
-		fn := ssax.Callee(&v.Call)
-		if isTerminalError(fn) {
-			return true
-		}
-		if k, _ := errorFuncOf(fn); k == errWraps && len(v.Call.Args) > 0 {
-			return terminal(v.Call.Args[0])
-		}
-		if kube.IsFunc(fn, "fmt", "Errorf") && len(v.Call.Args) == 2 {
-			return anyElem(v.Call.Args[1], terminal)
-		}
+	call, ok := flow.Origin(v, flow.Conversions).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := ssax.Callee(&call.Call)
+	if isTerminalError(fn) {
+		return true
+	}
+	if k, _ := errorFuncOf(fn); k == errWraps && len(call.Call.Args) > 0 {
+		return terminal(call.Call.Args[0])
+	}
+	if kube.IsFunc(fn, "fmt", "Errorf") && len(call.Call.Args) == 2 {
+		return anyElem(call.Call.Args[1], terminal)
 	}
 	return false
 }

@@ -44,7 +44,7 @@ func (c *checker) throughParams(r ret, call *ssa.Call, h visit) *finding {
 // when (the parameter, or it wrapped), or -1.
 func paramIndex(params []*ssa.Parameter, err ssa.Value) int {
 	for i, p := range params {
-		if sameNil(err, p) {
+		if nilWith(err, p, errWraps) {
 			return i
 		}
 	}
@@ -54,24 +54,17 @@ func paramIndex(params []*ssa.Parameter, err ssa.Value) int {
 // guardedNil reports whether block b is only reached along an edge on
 // which p is nil: inside `if err == nil`, or past `if err != nil { return }`.
 func guardedNil(p *ssa.Parameter, b *ssa.BasicBlock) bool {
-	for _, blk := range b.Parent().Blocks {
-		iff, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := iff.Cond.(*ssa.BinOp)
+	return guarded(b, func(cond ssa.Value) int {
+		cmp, ok := cond.(*ssa.BinOp)
 		if !ok || !(cmp.X == p && isNil(cmp.Y) || cmp.Y == p && isNil(cmp.X)) {
-			continue
+			return -1
 		}
-		nilEdge := 0 // p == nil
-		if cmp.Op == token.NEQ {
-			nilEdge = 1
-		} else if cmp.Op != token.EQL {
-			continue
+		switch cmp.Op {
+		case token.EQL:
+			return 0
+		case token.NEQ:
+			return 1
 		}
-		if s := blk.Succs[nilEdge]; len(s.Preds) == 1 && s.Dominates(b) {
-			return true
-		}
-	}
-	return false
+		return -1
+	})
 }

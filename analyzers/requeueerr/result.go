@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -99,77 +100,39 @@ func (c *checker) madeField(call *ssa.Call, field string, seen map[ssa.Value]boo
 // path to the latest write of the field: a store of the whole Result, a
 // store to the field, or the variable's zeroed allocation.
 func (c *checker) localField(alloc *ssa.Alloc, load ssa.Instruction, field string, seen map[ssa.Value]bool) level {
-	if !plainLocal(alloc) {
-		return unknown // its address escapes: a call may write it
+	if u := usesOf(alloc); u.escapes || len(u.closures) > 0 {
+		return unknown // a call or a closure may write it
 	}
-	visited := make(map[*ssa.BasicBlock]bool)
-	var walk func(b *ssa.BasicBlock, end int) level
-	walk = func(b *ssa.BasicBlock, end int) level {
-		for i := end - 1; i >= 0; i-- {
-			switch instr := b.Instrs[i].(type) {
-			case *ssa.Alloc:
-				if instr == alloc {
-					return zero
-				}
-			case *ssa.Store:
-				if instr.Addr == alloc {
-					return c.resultField(instr.Val, field, seen)
-				}
-				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && fa.X == alloc {
-					if f := ssax.FieldOfAddr(fa); f != nil && f.Name() == field && requeueField(f) {
-						return scalar(instr.Val, field, map[ssa.Value]bool{})
-					}
-				}
-			}
-		}
-		if visited[b] {
-			return none
-		}
-		visited[b] = true
-		if len(b.Preds) == 0 {
-			return unknown
-		}
-		l := none
-		for _, p := range b.Preds {
-			l = join(l, walk(p, len(p.Instrs)))
-		}
-		return l
-	}
-	return walk(load.Block(), indexOf(load.Block().Instrs, load))
-}
-
-// plainLocal reports whether a local variable is only loaded and stored,
-// directly or through its fields' addresses, so that every write to it is
-// a store in its function.
-func plainLocal(alloc *ssa.Alloc) bool {
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc {
-				return false
-			}
-		case *ssa.UnOp, *ssa.DebugRef:
-		case *ssa.Call:
-			if !isResultReader(ssax.Callee(&ref.Call)) {
-				return false
-			}
-		case *ssa.FieldAddr:
-			for _, use := range *ref.Referrers() {
-				switch use := use.(type) {
-				case *ssa.Store:
-					if use.Addr != ref {
-						return false
-					}
-				case *ssa.UnOp, *ssa.DebugRef:
-				default:
-					return false
-				}
-			}
-		default:
+	// fieldStore is the store into the field, if st is one.
+	fieldStore := func(st *ssa.Store) bool {
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok || fa.X != alloc {
 			return false
 		}
+		f := ssax.FieldOfAddr(fa)
+		return f != nil && f.Name() == field && requeueField(f)
 	}
-	return true
+	writes, ok := flow.Reaching(load, func(instr ssa.Instruction) bool {
+		st, isStore := instr.(*ssa.Store)
+		return instr == ssa.Instruction(alloc) || isStore && (st.Addr == alloc || fieldStore(st))
+	})
+	if !ok {
+		return unknown
+	}
+	l := none
+	for _, w := range writes {
+		switch w := w.(type) {
+		case *ssa.Alloc:
+			l = join(l, zero)
+		case *ssa.Store:
+			if w.Addr == alloc {
+				l = join(l, c.resultField(w.Val, field, seen))
+			} else {
+				l = join(l, scalar(w.Val, field, map[ssa.Value]bool{}))
+			}
+		}
+	}
+	return l
 }
 
 // globalField is the level of a field of a package-level Result variable:
@@ -239,17 +202,11 @@ func scalar(v ssa.Value, field string, seen map[ssa.Value]bool) level {
 // or read from one: a field of it, or of a variable assigned it once.
 func fromCallResults(v ssa.Value) bool {
 	for range 8 {
-		switch x := v.(type) {
+		switch x := flow.Origin(v, flow.Fields|flow.Loads).(type) {
 		case *ssa.Extract:
 			return true
-		case *ssa.Field:
-			v = x.X
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.UnOp:
-			v = x.X
 		case *ssa.Alloc:
-			st := onlyStore(x)
+			st := onlyStore(usesOf(x))
 			if st == nil {
 				return false
 			}

@@ -2,9 +2,11 @@ package requeueerr
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -68,11 +70,15 @@ func (c *checker) stored(r *ssa.Return, v ssa.Value) (val ssa.Value, deferred []
 		return v, nil, true
 	}
 	alloc, isAlloc := load.X.(*ssa.Alloc)
-	if !isAlloc || !wholeValue(alloc) {
+	if !isAlloc {
+		return v, nil, true
+	}
+	u := usesOf(alloc)
+	if u.fields {
 		return v, nil, true // field by field: resultField walks it
 	}
 	instrs := r.Block().Instrs
-	i := indexOf(instrs, load)
+	i := slices.Index(instrs, ssa.Instruction(load))
 	if i < 0 {
 		return v, nil, true
 	}
@@ -89,127 +95,22 @@ func (c *checker) stored(r *ssa.Return, v ssa.Value) (val ssa.Value, deferred []
 			if !ranDefers {
 				return instr.Val, nil, true
 			}
-			deferred, ok := deferredStores(alloc)
+			deferred, ok := deferredStores(u)
 			return instr.Val, deferred, ok
 		}
 	}
-	if st := onlyStore(alloc); st != nil && before(st, load) {
+	if st := onlyStore(u); st != nil && before(st, load) {
 		return st.Val, nil, true // a variable assigned once: res, err := f()
 	}
 	return resolve(v), nil, true // a plain local, not a named result
 }
 
-// onlyStore returns the single store to a variable that is otherwise only
-// read: loaded, its fields loaded, or read by Result.IsZero
-// (`!res.IsZero()` takes its address); or nil.
-func onlyStore(alloc *ssa.Alloc) *ssa.Store {
-	var only *ssa.Store
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc || only != nil {
-				return nil
-			}
-			only = ref
-		case *ssa.UnOp, *ssa.DebugRef:
-		case *ssa.FieldAddr:
-			for _, use := range *ref.Referrers() {
-				if _, ok := use.(*ssa.UnOp); !ok {
-					return nil // a field is written, or its address taken
-				}
-			}
-		case *ssa.Call:
-			if !isResultReader(ssax.Callee(&ref.Call)) {
-				return nil
-			}
-		default:
-			return nil
-		}
-	}
-	return only
-}
-
-// wholeValue reports whether a variable is only ever stored and loaded as
-// a whole (a named result), not field by field.
-func wholeValue(alloc *ssa.Alloc) bool {
-	for _, ref := range *alloc.Referrers() {
-		switch ref.(type) {
-		case *ssa.FieldAddr, *ssa.IndexAddr:
-			return false
-		}
-	}
-	return true
-}
-
 // before reports whether instruction a runs before b on every path to b.
 func before(a, b ssa.Instruction) bool {
 	if a.Block() == b.Block() {
-		return indexOf(a.Block().Instrs, a) < indexOf(b.Block().Instrs, b)
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
 	}
 	return a.Block().Dominates(b.Block())
-}
-
-func indexOf(instrs []ssa.Instruction, v ssa.Instruction) int {
-	for i, instr := range instrs {
-		if instr == v {
-			return i
-		}
-	}
-	return -1
-}
-
-// deferredStores returns what deferred closures store into a named result
-// captured by them. It fails when the variable is used otherwise than
-// loaded, stored, or captured by a closure that is only deferred and only
-// loads and stores it.
-func deferredStores(alloc *ssa.Alloc) ([]deferredStore, bool) {
-	var out []deferredStore
-	for _, ref := range *alloc.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != alloc {
-				return nil, false // its address is stored somewhere
-			}
-		case *ssa.UnOp, *ssa.DebugRef:
-		case *ssa.MakeClosure:
-			if !onlyDeferred(ref) {
-				return nil, false
-			}
-			fn := ref.Fn.(*ssa.Function)
-			for i, b := range ref.Bindings {
-				if b != alloc {
-					continue
-				}
-				fv := fn.FreeVars[i]
-				for _, use := range *fv.Referrers() {
-					switch use := use.(type) {
-					case *ssa.Store:
-						if use.Addr != fv {
-							return nil, false
-						}
-						out = append(out, deferredStore{store: use, assumed: fv})
-					case *ssa.UnOp, *ssa.DebugRef:
-					default:
-						return nil, false // passed on, or captured again
-					}
-				}
-			}
-		default:
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// onlyDeferred reports whether a closure is only ever deferred.
-func onlyDeferred(mc *ssa.MakeClosure) bool {
-	for _, ref := range *mc.Referrers() {
-		d, ok := ref.(*ssa.Defer)
-		if !ok || d.Call.Value != mc {
-			return false
-		}
-	}
-	return true
 }
 
 // passedThrough reports whether a return statement hands on the Result
@@ -245,8 +146,8 @@ func (c *checker) passedThrough(r ret) (visit, *ssa.Call, bool) {
 		return visit{}, nil, false
 	}
 	var helperErr ssa.Value
-	for _, ref := range *call.Referrers() {
-		if e, ok := ref.(*ssa.Extract); ok && e.Index == errIndex {
+	for _, e := range flow.Succs(call, flow.Extracts) {
+		if e.(*ssa.Extract).Index == errIndex {
 			helperErr = e
 		}
 	}
@@ -257,32 +158,10 @@ func (c *checker) passedThrough(r ret) (visit, *ssa.Call, bool) {
 	if !c.keptNonNil(r.deferred) {
 		return visit{}, nil, false // a deferred closure may clear the helper's error
 	}
-	if !sameNil(r.err, helperErr) && !(c.nonNil(r.err, b, r.deferred) && checked(helperErr, b)) {
+	if !nilWith(r.err, helperErr, errWraps) && !(c.nonNil(r.err, b, r.deferred) && checked(helperErr, b)) {
 		return visit{}, nil, false
 	}
 	return visit{fn: helper, result: ext.Index, err: errIndex}, call, true
-}
-
-// sameNil reports whether err is nil exactly when base is: base itself, or
-// base wrapped by pkg/errors.
-func sameNil(err, base ssa.Value) bool {
-	for {
-		if err == base {
-			return true
-		}
-		switch e := err.(type) {
-		case *ssa.ChangeInterface:
-			err = e.X
-		case *ssa.Call:
-			k, _ := errorFuncOf(ssax.Callee(&e.Call))
-			if k != errWraps || len(e.Call.Args) == 0 {
-				return false
-			}
-			err = e.Call.Args[0]
-		default:
-			return false
-		}
-	}
 }
 
 // isError reports whether t is the predeclared error type.

@@ -15,7 +15,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 )
 
-// probe reports, at each call of origins, origin or uses in the fixture,
+// probe reports, at each call of origins, origin, uses or reaching in the fixture,
 // what flow finds for the call's first argument under the policy its
 // second names.
 var probe = &analysis.Analyzer{
@@ -57,6 +57,23 @@ var probe = &analysis.Analyzer{
 							got = append(got, describeInstr(use))
 							return true
 						})
+					case "reaching":
+						load := flow.Origin(arg, flow.Conversions).(*ssa.UnOp) // an error is handed to any by ChangeInterface
+						writes, complete := flow.Reaching(load, func(instr ssa.Instruction) bool {
+							st, isStore := instr.(*ssa.Store)
+							v, _ := instr.(ssa.Value)
+							return v == load.X || isStore && st.Addr == load.X
+						})
+						for _, w := range writes {
+							if st, ok := w.(*ssa.Store); ok {
+								got = append(got, "store "+describe(st.Val))
+							} else {
+								got = append(got, describeInstr(w))
+							}
+						}
+						if !complete {
+							got = append(got, "incomplete")
+						}
 					default:
 						continue
 					}

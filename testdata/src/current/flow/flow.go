@@ -127,3 +127,25 @@ func forward(lister corelisters.PodLister, sink func(runtime.Object)) error {
 	uses(pod, "Same") // want `uses: makeinterface, makeinterface, call sink, call uses`
 	return nil
 }
+
+func reaching(v any, policy string) {}
+
+// A named error result that a deferred closure reads (a reconciler's
+// `defer func() { r.patchStatus(ctx, obj, err) }()`) is kept in memory:
+// a load of it reads the store on each path to it, the zero value (the
+// alloc) where no store comes first, and the store at a loop's end on the
+// way back.
+func reached(a, b error, ok bool) (err error) {
+	defer func() { _ = err }()
+	if ok {
+		reaching(err, "Same") // want `reaching: alloc`
+		err = a
+	} else {
+		err = b
+	}
+	for i := 0; i < 3; i++ {
+		reaching(err, "Same") // want `reaching: store param b, store param b, store param a`
+		err = b
+	}
+	return err
+}
