@@ -268,8 +268,9 @@ func Binding(fv *ssa.FreeVar) ssa.Value {
 // Cell returns the value a load reads from a variable that closures
 // capture (SSA keeps such a variable in memory and loads it at each use),
 // when that value is the same at every load: the variable holds a pointer,
-// an interface, a map, a channel or a func, is assigned once, and neither
-// its address nor the closures capturing it write it or hand it on.
+// an interface, a map, a channel or a func, is assigned once before every
+// load and before every closure capturing it is made, and neither its
+// address nor those closures write it or hand it on.
 // Otherwise nil. A struct or array variable is the value itself, not a
 // reference to it, so a load of one is a copy: never a cell.
 func Cell(load *ssa.UnOp) ssa.Value {
@@ -289,28 +290,59 @@ func Cell(load *ssa.UnOp) ssa.Value {
 	default:
 		return nil
 	}
-	var stored ssa.Value
+	var store *ssa.Store
+	var readers []ssa.Instruction // the loads and the closures made of alloc
 	for _, ref := range *alloc.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if ref.Addr != alloc || stored != nil {
+			if ref.Addr != alloc || store != nil {
 				return nil // stored elsewhere, or assigned twice
 			}
-			stored = ref.Val
+			store = ref
 		case *ssa.UnOp:
 			if ref.Op != token.MUL {
 				return nil
 			}
+			readers = append(readers, ref)
 		case *ssa.DebugRef:
 		case *ssa.MakeClosure:
 			if !onlyLoaded(ref, alloc) {
 				return nil
 			}
+			readers = append(readers, ref)
 		default:
 			return nil // its address handed on
 		}
 	}
-	return stored
+	if store == nil {
+		return nil
+	}
+	// A load on a path that does not pass the store reads the zero value:
+	// the store must come before every load in the function and before
+	// every closure that may load it is made.
+	for _, r := range readers {
+		if !before(store, r) {
+			return nil
+		}
+	}
+	return store.Val
+}
+
+// before reports whether a comes before b on every path to b: earlier in
+// the same block, or in a block that dominates b's.
+func before(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range a.Block().Instrs {
+		switch instr {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
 
 // onlyLoaded reports whether the closure mc makes only loads what mc binds

@@ -149,3 +149,21 @@ func reached(a, b error, ok bool) (err error) {
 	}
 	return err
 }
+
+// A captured variable assigned once, but read on a path before the
+// assignment (a handler closure made before the client it uses is set,
+// as in a constructor that wires handlers first): a load there reads nil,
+// so the variable holds two values and no load of it is a cell, the one
+// after the assignment included.
+func beforeAssigned(ctx context.Context, c client.Client, build func() *corev1.Pod, early bool) func() {
+	var pod *corev1.Pod
+	f := func() {
+		origin(pod, "Same") // want `origin: load`
+	}
+	if early {
+		f()
+	}
+	pod = build()
+	origin(pod, "Same") // want `origin: load`
+	return f
+}

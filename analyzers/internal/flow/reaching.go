@@ -16,7 +16,7 @@ import (
 // is false when a path from the function's entry has no write: what at
 // reads there was written elsewhere (by a caller, or a closure's maker).
 //
-// Cell answers for a variable assigned once, whatever the path; Reaching
+// Cell answers for a variable assigned once before every load; Reaching
 // answers for one assigned on several paths, or reassigned.
 func Reaching(at ssa.Instruction, write func(ssa.Instruction) bool) (writes []ssa.Instruction, complete bool) {
 	last := func(instrs []ssa.Instruction) bool {
