@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -42,7 +43,7 @@ func (c *checker) checkFactories() {
 				if !ok {
 					continue
 				}
-				if f, recv, _ := callee(call.Common()); isFactoryStart(f, recvType(recv)) {
+				if f, recv, _ := callee(call.Common()); kube.IsFactoryStart(f, recvType(recv)) {
 					c.checkStart(fn, instr, factoryKey(recv), all)
 				}
 			}
@@ -130,7 +131,7 @@ func (c *checker) restarted(instr ssa.Instruction, key any) bool {
 		if !ok {
 			continue
 		}
-		if fn, recv, _ := callee(call.Common()); isFactoryStart(fn, recvType(recv)) && sameFactory(recv, key) {
+		if fn, recv, _ := callee(call.Common()); kube.IsFactoryStart(fn, recvType(recv)) && sameFactory(recv, key) {
 			return true
 		}
 	}
@@ -255,7 +256,7 @@ func (c *checker) runs(at ssa.Instruction) bool {
 		for _, ref := range *v.Referrers() {
 			switch r := ref.(type) {
 			case ssa.CallInstruction:
-				if fn, recv, _ := callee(r.Common()); recv == v && isInformerRun(fn, recvType(recv)) {
+				if fn, recv, _ := callee(r.Common()); recv == v && kube.IsInformerRun(fn, recvType(recv)) {
 					return true
 				}
 			case *ssa.ChangeInterface:

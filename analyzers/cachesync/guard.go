@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
 // A guard says which instructions of a function can run before any wait
@@ -100,7 +102,7 @@ func (c *checker) isWait(instr ssa.Instruction) bool {
 	common := call.Common()
 	fn, recv, args := callee(common)
 	switch {
-	case isCacheSyncWait(fn, recvType(recv)), isHasSynced(fn):
+	case kube.WaitsForCacheSync(fn, recvType(recv)), isHasSynced(fn):
 		return true
 	case fn == nil && isSyncCheck(common.Value.Type()):
 		return true // podsSynced()
@@ -128,7 +130,7 @@ func (c *checker) checksSync(fn *ssa.Function) bool {
 				continue
 			}
 			f, recv, _ := callee(call.Common())
-			if isCacheSyncWait(f, recvType(recv)) || isHasSynced(f) || f == nil && isSyncCheck(call.Common().Value.Type()) {
+			if kube.WaitsForCacheSync(f, recvType(recv)) || isHasSynced(f) || f == nil && isSyncCheck(call.Common().Value.Type()) {
 				return true
 			}
 		}

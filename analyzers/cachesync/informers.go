@@ -7,50 +7,6 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 )
 
-// cacheWaits are the functions of client-go's cache package that block
-// until informers have synced: the stop-channel variants every release has,
-// the contextual one (v0.32+) and the DoneChecker-based WaitFor (v0.37).
-var cacheWaits = map[string]bool{
-	"WaitForCacheSync":                 true,
-	"WaitForNamedCacheSync":            true,
-	"WaitForNamedCacheSyncWithContext": true,
-	"WaitFor":                          true,
-}
-
-// isCacheSyncWait reports whether a call of fn, on a receiver of static type
-// recv (nil for a function), waits for informer caches to sync:
-// cache.WaitForCacheSync, WaitForNamedCacheSync,
-// WaitForNamedCacheSyncWithContext and WaitFor, an informer factory's
-// WaitForCacheSync or WaitForCacheSyncWithContext (whose result is a map or a
-// SyncResult, not a bool), and controller-runtime's cache WaitForCacheSync.
-// Whether the caller looks at the result does not matter: it waited.
-func isCacheSyncWait(fn *types.Func, recv types.Type) bool {
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil {
-		return false
-	}
-	if sig.Recv() == nil {
-		return fn.Pkg().Path() == kube.CachePkg && cacheWaits[fn.Name()]
-	}
-	if fn.Name() != "WaitForCacheSync" && fn.Name() != "WaitForCacheSyncWithContext" {
-		return false
-	}
-	if recv == nil {
-		recv = sig.Recv().Type()
-	}
-	if kube.IsInformerFactory(recv) {
-		return true
-	}
-	switch path, _ := kube.PathName(recv); path {
-	case kube.CRCachePkg, kube.CRCacheAPIPkg:
-		return true
-	}
-	return false
-}
-
 // takesSyncChecks reports whether fn is a function with a bool result that
 // is given informers' sync checks (cache.InformerSynced or
 // cache.DoneChecker values, alone or in a slice): a wait helper of another
@@ -99,24 +55,6 @@ func isHasSynced(fn *types.Func) bool {
 		return true
 	}
 	return kube.IsInformer(sig.Recv().Type())
-}
-
-// isFactoryStart reports whether fn, called on a receiver of static type
-// recv, starts an informer factory's informers (Start, StartWithContext).
-func isFactoryStart(fn *types.Func, recv types.Type) bool {
-	if fn == nil || (fn.Name() != "Start" && fn.Name() != "StartWithContext") || recv == nil {
-		return false
-	}
-	return kube.IsInformerFactory(recv)
-}
-
-// isInformerRun reports whether fn runs an informer itself (Run,
-// RunWithContext on a shared informer).
-func isInformerRun(fn *types.Func, recv types.Type) bool {
-	if fn == nil || (fn.Name() != "Run" && fn.Name() != "RunWithContext") || recv == nil {
-		return false
-	}
-	return kube.IsInformer(recv)
 }
 
 // isInformerRequest reports whether fn, called on a receiver of static type

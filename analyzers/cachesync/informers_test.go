@@ -99,7 +99,7 @@ func TestCacheSyncWaits(t *testing.T) {
 				waits = append(waits, "WaitForNamedCacheSyncWithContext", "WaitFor")
 			}
 			for _, name := range waits {
-				if fn := function(t, pkg, kube.CachePkg, name); !isCacheSyncWait(fn, nil) {
+				if fn := function(t, pkg, kube.CachePkg, name); !kube.WaitsForCacheSync(fn, nil) {
 					t.Errorf("cache.%s is not a wait", name)
 				}
 			}
@@ -107,28 +107,28 @@ func TestCacheSyncWaits(t *testing.T) {
 				if fixture == "legacy" && name == "WaitForCacheSyncWithContext" {
 					continue // v0.30's factory has only the stop-channel wait
 				}
-				if fn, recv := syncMethod(t, pkg, "factoryTyped", name); !isCacheSyncWait(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, "factoryTyped", name); !kube.WaitsForCacheSync(fn, recv) {
 					t.Errorf("the typed factory's %s is not a wait", name)
 				}
 			}
 			for _, v := range []string{"factoryDynamic", "factoryMetadata"} {
-				if fn, recv := syncMethod(t, pkg, v, "WaitForCacheSync"); !isCacheSyncWait(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, v, "WaitForCacheSync"); !kube.WaitsForCacheSync(fn, recv) {
 					t.Errorf("%s.WaitForCacheSync is not a wait", v)
 				}
 			}
 			if fixture == "current" {
-				if fn, recv := syncMethod(t, pkg, "otherCRCache", "WaitForCacheSync"); !isCacheSyncWait(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, "otherCRCache", "WaitForCacheSync"); !kube.WaitsForCacheSync(fn, recv) {
 					t.Errorf("controller-runtime's cache WaitForCacheSync is not a wait")
 				}
 			}
 			for _, v := range []string{"factoryTyped", "otherShared"} {
 				for _, m := range []string{"Start", "HasSynced", "Run"} {
-					if fn, recv, ok := lookupMethod(pkg, v, m); ok && isCacheSyncWait(fn, recv) {
+					if fn, recv, ok := lookupMethod(pkg, v, m); ok && kube.WaitsForCacheSync(fn, recv) {
 						t.Errorf("%s.%s is taken for a wait", v, m)
 					}
 				}
 			}
-			if isCacheSyncWait(function(t, pkg, kube.WaitPkg, "PollUntil"), nil) {
+			if kube.WaitsForCacheSync(function(t, pkg, kube.WaitPkg, "PollUntil"), nil) {
 				t.Errorf("wait.PollUntil is taken for a cache wait")
 			}
 			if !takesSyncChecks(function(t, pkg, "", "allSynced")) {
@@ -156,14 +156,14 @@ func TestStartsAndRequests(t *testing.T) {
 		t.Run(fixture, func(t *testing.T) {
 			pkg := loadSync(t, fixture)
 			for _, v := range []string{"factoryTyped", "factoryDynamic", "factoryMetadata", "factoryInternal"} {
-				if fn, recv := syncMethod(t, pkg, v, "Start"); !isFactoryStart(fn, recv) {
+				if fn, recv := syncMethod(t, pkg, v, "Start"); !kube.IsFactoryStart(fn, recv) {
 					t.Errorf("%s.Start is not a factory start", v)
 				}
 			}
-			if fn, recv := syncMethod(t, pkg, "launchLoopGroup", "Start"); isFactoryStart(fn, recv) {
+			if fn, recv := syncMethod(t, pkg, "launchLoopGroup", "Start"); kube.IsFactoryStart(fn, recv) {
 				t.Errorf("wait.Group's Start is taken for a factory start")
 			}
-			if fn, recv := syncMethod(t, pkg, "otherShared", "Run"); !isInformerRun(fn, recv) {
+			if fn, recv := syncMethod(t, pkg, "otherShared", "Run"); !kube.IsInformerRun(fn, recv) {
 				t.Errorf("SharedIndexInformer.Run is not an informer run")
 			}
 			requests := map[string][]string{

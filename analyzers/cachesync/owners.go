@@ -114,7 +114,7 @@ func (c *checker) mentionsSync(fn *ssa.Function) bool {
 				continue
 			}
 			f, recv, _ := callee(call.Common())
-			if isHasSynced(f) || isFactoryStart(f, recvType(recv)) || isInformerRun(f, recvType(recv)) {
+			if isHasSynced(f) || kube.IsFactoryStart(f, recvType(recv)) || kube.IsInformerRun(f, recvType(recv)) {
 				return true
 			}
 		}

@@ -37,7 +37,7 @@ func (c *checker) checkWaitBeforeStart() {
 				if !ok {
 					continue
 				}
-				if f, recv, _ := callee(call.Common()); isFactoryStart(f, recvType(recv)) {
+				if f, recv, _ := callee(call.Common()); kube.IsFactoryStart(f, recvType(recv)) {
 					key := resolveKey(recv, nil)
 					startsOf[key] = append(startsOf[key], fn)
 					all = append(all, startAt{instr, key})
@@ -82,7 +82,7 @@ func (c *checker) checkStartOrder(startInstr ssa.Instruction, key any, reported 
 			if !ok {
 				continue
 			}
-			if f, recv, _ := callee(call.Common()); isFactoryStart(f, recvType(recv)) && resolveKey(recv, nil) == key {
+			if f, recv, _ := callee(call.Common()); kube.IsFactoryStart(f, recvType(recv)) && resolveKey(recv, nil) == key {
 				for _, a := range reachableAfter(instr).order {
 					afterStart[a] = true
 				}
@@ -139,7 +139,7 @@ func (c *checker) checkStartOrder(startInstr ssa.Instruction, key any, reported 
 // WaitForCacheSync on the factory key.
 func (c *checker) isFactoryWait(call *ssa.Call, key any, params map[*ssa.Parameter]any) bool {
 	fn, recv, _ := callee(call.Common())
-	if recv == nil || !kube.IsInformerFactory(recv.Type()) || !isCacheSyncWait(fn, recv.Type()) {
+	if recv == nil || !kube.IsInformerFactory(recv.Type()) || !kube.WaitsForCacheSync(fn, recv.Type()) {
 		return false
 	}
 	return resolveKey(recv, params) == key
@@ -160,7 +160,7 @@ func (c *checker) factoryWaitIn(fn *ssa.Function, key any, params map[*ssa.Param
 			if !ok {
 				continue
 			}
-			if f, recv, _ := callee(call.Common()); isFactoryStart(f, recvType(recv)) && resolveKey(recv, params) == key {
+			if f, recv, _ := callee(call.Common()); kube.IsFactoryStart(f, recvType(recv)) && resolveKey(recv, params) == key {
 				for _, a := range reachableAfter(instr).order {
 					started[a] = true
 				}

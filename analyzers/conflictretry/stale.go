@@ -298,26 +298,29 @@ func safeMethod(name string) bool {
 }
 
 // loggingCall reports whether a call only formats or logs what it is given:
-// fmt, errors, klog, logr, apimachinery's HandleError, event recorders.
+// a function or method of a logging or event package (kube.IsLogPkg: klog,
+// logr, log, slog, zap, logrus, event recorders), of an error-building one
+// (kube.IsErrorPkg: fmt, errors, pkg/errors), or of apimachinery's
+// util/runtime (HandleError).
 func loggingCall(call ssa.CallInstruction) bool {
 	fn := ssax.Callee(call.Common())
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	switch fn.Pkg().Path() {
-	case "fmt", "errors", "log", "github.com/pkg/errors", "k8s.io/klog/v2", "github.com/go-logr/logr",
-		kube.UtilRuntimePkg, "k8s.io/client-go/tools/record", "k8s.io/client-go/tools/events",
-		"sigs.k8s.io/controller-runtime/pkg/log":
-		return true
-	}
-	return false
+	path := fn.Pkg().Path()
+	return kube.IsLogPkg(path) || kube.IsErrorPkg(path) || path == kube.UtilRuntimePkg
 }
 
 // safeFunc reports whether a library function handed an object leaves its
-// resourceVersion alone.
+// resourceVersion alone: a reader, or a setter of kube's table of another
+// metadata field (controllerutil.AddFinalizer, SetControllerReference,
+// metav1.SetMetaDataLabel, ...).
 func safeFunc(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
+	}
+	if s, ok := kube.SetterOf(fn); ok && fn.Signature().Recv() == nil {
+		return s.Meta() && s.Field != kube.FieldResourceVersion
 	}
 	switch fn.Pkg().Path() {
 	case "reflect":
@@ -329,15 +332,14 @@ func safeFunc(fn *types.Func) bool {
 		case "ObjectKeyFromObject", "MergeFrom", "MergeFromWithOptions", "StrategicMergeFrom":
 			return true
 		}
-	case "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil":
+	case kube.ControllerUtilPkg:
 		switch fn.Name() {
-		case "AddFinalizer", "RemoveFinalizer", "ContainsFinalizer", "SetControllerReference", "SetOwnerReference",
-			"HasControllerReference", "HasOwnerReference", "RemoveControllerReference", "RemoveOwnerReference":
+		case "ContainsFinalizer", "HasControllerReference", "HasOwnerReference":
 			return true
 		}
-	case "k8s.io/apimachinery/pkg/apis/meta/v1":
+	case kube.MetaV1Pkg:
 		switch fn.Name() {
-		case "SetMetaDataLabel", "SetMetaDataAnnotation", "HasAnnotation", "HasLabel", "IsControlledBy", "GetControllerOf", "GetControllerOfNoCopy":
+		case "HasAnnotation", "HasLabel", "IsControlledBy", "GetControllerOf", "GetControllerOfNoCopy":
 			return true
 		}
 	}

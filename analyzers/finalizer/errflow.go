@@ -211,18 +211,10 @@ const (
 	wraps         // returns an error made from it
 )
 
-// logPkgs are the packages whose calls only write out what they are given.
-var logPkgs = map[string]bool{
-	"github.com/go-logr/logr": true, "k8s.io/klog/v2": true, "k8s.io/klog": true, "log": true, "log/slog": true,
-	"go.uber.org/zap": true, "github.com/sirupsen/logrus": true,
-	"k8s.io/client-go/tools/record": true, "k8s.io/client-go/tools/events": true,
-	"sigs.k8s.io/controller-runtime/pkg/log": true,
-}
-
-// messageCall says whether a call only writes an error out (a logger, an
-// event recorder, utilruntime.HandleError, fmt's printing and formatting,
-// err.Error()) or wraps it into another error (fmt.Errorf, pkg/errors'
-// Wrap, controller-runtime's client.IgnoreNotFound).
+// messageCall says whether a call only writes an error out (a logger or an
+// event recorder: kube.IsLogPkg; utilruntime.HandleError, fmt's printing
+// and formatting, err.Error()) or wraps it into another error (fmt.Errorf,
+// pkg/errors' Wrap, controller-runtime's client.IgnoreNotFound).
 func messageCall(common *ssa.CallCommon) message {
 	fn := ssax.Callee(common)
 	if fn == nil || fn.Pkg() == nil {
@@ -233,7 +225,7 @@ func messageCall(common *ssa.CallCommon) message {
 	}
 	path, name := fn.Pkg().Path(), fn.Name()
 	switch {
-	case logPkgs[path]:
+	case kube.IsLogPkg(path):
 		return logs
 	case path == "fmt" && name == "Errorf":
 		return wraps

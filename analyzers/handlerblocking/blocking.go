@@ -200,7 +200,9 @@ func returnsError(sig *types.Signature) bool {
 }
 
 // waitCall recognises time.Sleep, wait's Poll* and ExponentialBackoff*
-// helpers, and cache.WaitForCacheSync.
+// helpers, and the waits for informer caches (kube.WaitsForCacheSync:
+// cache.WaitForCacheSync and its named and contextual forms, an informer
+// factory's WaitForCacheSync).
 func waitCall(common *ssa.CallCommon) (blocker, bool) {
 	fn := ssax.Callee(common)
 	switch {
@@ -208,8 +210,20 @@ func waitCall(common *ssa.CallCommon) (blocker, bool) {
 		return blocker{what: "time.Sleep", cost: sleepCost}, true
 	case isWaitFunc(fn):
 		return blocker{what: "wait." + fn.Name(), cost: sleepCost}, true
-	case kube.IsFunc(fn, kube.CachePkg, "WaitForCacheSync"), kube.IsFunc(fn, kube.CachePkg, "WaitForNamedCacheSync"):
-		return blocker{what: "cache." + fn.Name(), cost: "event handlers run on the informer's delivery goroutine, and " +
+	}
+	var recv types.Type
+	if fn != nil && fn.Signature().Recv() != nil {
+		if r := ssax.Receiver(common); r != nil {
+			recv = r.Type()
+		}
+	}
+	if kube.WaitsForCacheSync(fn, recv) {
+		what := "cache." + fn.Name()
+		if recv != nil {
+			_, name := kube.PathName(recv)
+			what = name + "." + fn.Name()
+		}
+		return blocker{what: what, cost: "event handlers run on the informer's delivery goroutine, and " +
 			"waiting there for a cache to sync can wait for this very informer; wait for caches in Run, before the workers start"}, true
 	}
 	return blocker{}, false

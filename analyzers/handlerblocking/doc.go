@@ -53,9 +53,11 @@
 //     serves no subresource), and a Get or List through a reader that
 //     bypasses the cache (GetAPIReader, client.New, or a field that one of
 //     them is stored in);
-//   - time.Sleep, wait's Poll* and ExponentialBackoff* helpers, and
-//     cache.WaitForCacheSync (which can wait for the informer that is
-//     waiting for the handler);
+//   - time.Sleep, wait's Poll* and ExponentialBackoff* helpers, and the
+//     waits for informer caches: cache.WaitForCacheSync,
+//     WaitForNamedCacheSync and its contextual form, WaitFor, an informer
+//     factory's or controller-runtime cache's WaitForCacheSync (which can
+//     wait for the informer that is waiting for the handler);
 //   - a send, outside a select, on a channel that is provably unbuffered:
 //     made by make(chan T) in the function, bound into the handler's
 //     closure, or every value stored in the struct field it is read from;

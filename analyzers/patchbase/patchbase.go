@@ -97,7 +97,7 @@ type change struct {
 // changes reports whether instr changes the object obj points to: a store
 // into it or into memory reached from it (a field, a slice element of a
 // field, a map held in a field), a well-known setter or helper
-// (kube.ChangedArg), or a function of the package that changes the
+// (kube.SetterOf), or a function of the package that changes the
 // argument it is handed. With status set, only changes to the object's
 // Status field count: what a patch of the status subresource sends.
 func (c *checker) changes(instr ssa.Instruction, obj ssa.Value, status bool) *change {
@@ -122,7 +122,7 @@ func (c *checker) changes(instr ssa.Instruction, obj ssa.Value, status bool) *ch
 			args = append([]ssa.Value{common.Value}, args...)
 		}
 		if callee := ssax.Callee(common); callee != nil {
-			if i, ok := kube.ChangedArg(callee); ok && i < len(args) && in(args[i]) {
+			if s, ok := kube.SetterOf(callee); ok && s.Arg < len(args) && in(args[s.Arg]) {
 				return &change{instr, c.callName(instr, qualified(callee)) + " changes it"}
 			}
 		}

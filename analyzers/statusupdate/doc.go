@@ -35,13 +35,16 @@
 // Within each function (closures included), the analyzer follows an object
 // from the stores into its parts — o.Status.X = ..., appends and index
 // stores, meta.SetStatusCondition(&o.Status.Conditions, ...), o.Spec.X =
-// ..., labels, annotations, finalizers and owner references (SetLabels,
-// controllerutil.AddFinalizer, SetControllerReference, ...), the With*
-// methods of an apply configuration — to the calls that send it: a typed
-// client's Update, UpdateStatus, Patch (to the "status" subresource or not;
-// the objects the patch bytes are computed from), Apply and ApplyStatus,
-// and controller-runtime's Update, Patch, Status().Update,
-// Status().Patch and SubResource("status"), and controllerutil's
+// ..., labels, annotations, finalizers and owner references (the setters
+// of ctrllint's one table of them: SetLabels, SetFinalizers and their kin,
+// also called through client.Object or metav1.Object;
+// metav1.SetMetaDataLabel; controllerutil.AddFinalizer, RemoveFinalizer,
+// SetControllerReference, SetOwnerReference and their Remove
+// counterparts), the With* methods of an apply configuration — to the
+// calls that send it: a typed client's Update, UpdateStatus, Patch (to the
+// "status" subresource or not; the objects the patch bytes are computed
+// from), Apply and ApplyStatus, and controller-runtime's Update, Patch,
+// Status().Update, Status().Patch and SubResource("status"), and controllerutil's
 // CreateOrUpdate, whose mutate function's status changes are discarded
 // (CreateOrPatch patches the status too). Package helpers count where
 // they are called: setReady(o) stores what it stores, c.updateStatus(o)

@@ -116,10 +116,20 @@ func (sc *scanner) callEvents(call ssa.CallInstruction, storeAt func(ssa.Instruc
 		storeAt(call, pos, accessOf(common.Args[0]))
 		return nil
 	case callee != nil:
-		if ms, ok := metaSetterOf(callee); ok && ms.Arg < len(common.Args) {
-			arg := common.Args[ms.Arg]
+		args := common.Args
+		if common.IsInvoke() {
+			args = append([]ssa.Value{common.Value}, args...) // obj.SetLabels through client.Object
+		}
+		if ms, ok := metaSetterOf(callee); ok && ms.Arg < len(args) {
+			arg := args[ms.Arg]
 			if t := objType(arg, nil); t != nil {
 				return []event{{store: metaPart, field: ms.Field, obj: identOf(arg), typ: t, instr: call, pos: pos}}
+			}
+			if types.IsInterface(strip(arg).Type()) {
+				// An object behind client.Object or metav1.Object (a
+				// helper's parameter): its type is the one sent, or the
+				// caller's, where the helper's effects are applied.
+				return []event{{store: metaPart, field: ms.Field, obj: identOf(arg), instr: call, pos: pos}}
 			}
 			// SetLabels on &o.ObjectMeta (the promoted method's receiver).
 			acc := accessOf(arg)

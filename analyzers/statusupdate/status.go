@@ -2,6 +2,7 @@ package statusupdate
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
@@ -9,12 +10,12 @@ import (
 
 // Metadata fields that a status update of some resources resets to the
 // stored object's (metav1.ResetObjectMetaForStatus and its hand-written
-// equivalents).
+// equivalents), named as kube's setter table names them.
 const (
-	metaLabels          = "Labels"
-	metaAnnotations     = "Annotations"
-	metaFinalizers      = "Finalizers"
-	metaOwnerReferences = "OwnerReferences"
+	metaLabels          = kube.FieldLabels
+	metaAnnotations     = kube.FieldAnnotations
+	metaFinalizers      = kube.FieldFinalizers
+	metaOwnerReferences = kube.FieldOwnerReferences
 )
 
 // allMeta is every metadata field a status update can reset.
@@ -259,11 +260,12 @@ func isCRClientMethod(fn *types.Func, name string) bool {
 }
 
 // statusConditionFunc reports whether fn changes the conditions slice its
-// first argument points to: apimachinery's meta.SetStatusCondition and
-// meta.RemoveStatusCondition (the helpers kubebuilder scaffolds use on
-// &obj.Status.Conditions).
+// first argument points to (kube.SetterOf's FieldConditions):
+// apimachinery's meta.SetStatusCondition and meta.RemoveStatusCondition
+// (the helpers kubebuilder scaffolds use on &obj.Status.Conditions).
 func statusConditionFunc(fn *types.Func) bool {
-	return kube.IsFunc(fn, kube.MetaPkg, "SetStatusCondition") || kube.IsFunc(fn, kube.MetaPkg, "RemoveStatusCondition")
+	s, ok := kube.SetterOf(fn)
+	return ok && s.Field == kube.FieldConditions && s.Arg == 0
 }
 
 // metaSetter says which metadata field a function or method call sets on
@@ -271,52 +273,26 @@ func statusConditionFunc(fn *types.Func) bool {
 type metaSetter struct {
 	Field string // metaLabels, metaAnnotations, metaFinalizers, metaOwnerReferences
 	// Arg is the index of the changed object among the call's arguments,
-	// counting a method's receiver as argument 0.
+	// counting a method's receiver as argument 0 (also for a call through
+	// an interface, whose receiver SSA keeps apart).
 	Arg int
 }
 
-// metaSetterOf recognises calls that change an object's labels,
-// annotations, finalizers or owner references: ObjectMeta's SetLabels,
-// SetAnnotations, SetFinalizers and SetOwnerReferences (promoted to every
-// object type), metav1.SetMetaDataLabel and SetMetaDataAnnotation, and
-// controller-runtime's controllerutil.AddFinalizer, RemoveFinalizer,
-// SetControllerReference, SetOwnerReference and RemoveOwnerReference.
+// metaSetterOf recognises the calls of kube's setter table (kube.SetterOf)
+// that change a metadata field a status update can reset (allMeta): the
+// labels, annotations, finalizers or owner references. Among them
+// ObjectMeta's and metav1.Object's SetLabels, SetAnnotations,
+// SetFinalizers and SetOwnerReferences (promoted to every object type, or
+// called through client.Object), metav1.SetMetaDataLabel and
+// SetMetaDataAnnotation, and controller-runtime's
+// controllerutil.AddFinalizer, RemoveFinalizer, SetControllerReference,
+// SetOwnerReference, RemoveOwnerReference and RemoveControllerReference.
 func metaSetterOf(fn *types.Func) (metaSetter, bool) {
-	if fn == nil || fn.Pkg() == nil {
+	s, ok := kube.SetterOf(fn)
+	if !ok || !slices.Contains(allMeta, s.Field) {
 		return metaSetter{}, false
 	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil {
-		return metaSetter{}, false
-	}
-	if sig.Recv() != nil {
-		if !kube.Is(sig.Recv().Type(), kube.MetaV1Pkg, "ObjectMeta") {
-			return metaSetter{}, false
-		}
-		switch fn.Name() {
-		case "SetLabels":
-			return metaSetter{metaLabels, 0}, true
-		case "SetAnnotations":
-			return metaSetter{metaAnnotations, 0}, true
-		case "SetFinalizers":
-			return metaSetter{metaFinalizers, 0}, true
-		case "SetOwnerReferences":
-			return metaSetter{metaOwnerReferences, 0}, true
-		}
-		return metaSetter{}, false
-	}
-	switch {
-	case kube.IsFunc(fn, kube.MetaV1Pkg, "SetMetaDataLabel"):
-		return metaSetter{metaLabels, 0}, true
-	case kube.IsFunc(fn, kube.MetaV1Pkg, "SetMetaDataAnnotation"):
-		return metaSetter{metaAnnotations, 0}, true
-	case kube.IsFunc(fn, kube.ControllerUtilPkg, "AddFinalizer"), kube.IsFunc(fn, kube.ControllerUtilPkg, "RemoveFinalizer"):
-		return metaSetter{metaFinalizers, 0}, true
-	case kube.IsFunc(fn, kube.ControllerUtilPkg, "SetControllerReference"), kube.IsFunc(fn, kube.ControllerUtilPkg, "SetOwnerReference"),
-		kube.IsFunc(fn, kube.ControllerUtilPkg, "RemoveOwnerReference"):
-		return metaSetter{metaOwnerReferences, 1}, true // (owner, object, scheme, ...)
-	}
-	return metaSetter{}, false
+	return metaSetter{Field: s.Field, Arg: s.Arg}, true
 }
 
 // mutateWrite describes controller-runtime's controllerutil.CreateOrUpdate

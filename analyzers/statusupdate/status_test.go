@@ -162,6 +162,7 @@ func TestMetaSetters(t *testing.T) {
 		{fnIn(kube.ControllerUtilPkg, "AddFinalizer"), metaSetter{Field: metaFinalizers, Arg: 0}},
 		{fnIn(kube.ControllerUtilPkg, "RemoveFinalizer"), metaSetter{Field: metaFinalizers, Arg: 0}},
 		{fnIn(kube.ControllerUtilPkg, "SetControllerReference"), metaSetter{Field: metaOwnerReferences, Arg: 1}},
+		{fnIn(kube.ControllerUtilPkg, "RemoveControllerReference"), metaSetter{Field: metaOwnerReferences, Arg: 1}},
 		{fnIn(kube.MetaV1Pkg, "SetMetaDataLabel"), metaSetter{Field: metaLabels, Arg: 0}},
 		{fnIn(kube.MetaV1Pkg, "SetMetaDataAnnotation"), metaSetter{Field: metaAnnotations, Arg: 0}},
 	} {
@@ -172,6 +173,22 @@ func TestMetaSetters(t *testing.T) {
 	setLabels, _ := typeMethod(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "SetLabels")
 	if got, ok := metaSetterOf(setLabels); !ok || got.Field != metaLabels {
 		t.Errorf("ObjectMeta.SetLabels: %+v, %v", got, ok)
+	}
+	// Through the interfaces every object implements.
+	for _, m := range []struct{ path, typ, name, field string }{
+		{kube.MetaV1Pkg, "Object", "SetFinalizers", metaFinalizers},
+		{kube.CRClientPkg, "Object", "SetOwnerReferences", metaOwnerReferences},
+		{kube.CRClientPkg, "Object", "SetAnnotations", metaAnnotations},
+	} {
+		fn, _ := typeMethod(t, pkg, m.path, m.typ, m.name)
+		if got, ok := metaSetterOf(fn); !ok || got != (metaSetter{Field: m.field, Arg: 0}) {
+			t.Errorf("%s.%s.%s: %+v, %v", m.path, m.typ, m.name, got, ok)
+		}
+	}
+	// Setters of fields a status update keeps are not its concern.
+	setRV, _ := typeMethod(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "SetResourceVersion")
+	if _, ok := metaSetterOf(setRV); ok {
+		t.Errorf("ObjectMeta.SetResourceVersion is taken for a setter of reset metadata")
 	}
 	getLabels, _ := typeMethod(t, pkg, kube.MetaV1Pkg, "ObjectMeta", "GetLabels")
 	if _, ok := metaSetterOf(getLabels); ok {

@@ -167,7 +167,11 @@ func kindKey(t types.Type) string {
 
 func (c *checker) report(evs []event, u event, s *event) {
 	line := c.pass.Fset.Position(s.pos).Line
-	kind := strings.TrimSuffix(kube.Kind(s.typ), "ApplyConfiguration")
+	t := s.typ
+	if t == nil {
+		t = u.typ // a store through client.Object: the object sent
+	}
+	kind := strings.TrimSuffix(kube.Kind(t), "ApplyConfiguration")
 	if kind == "" {
 		kind = "object"
 	}

@@ -169,19 +169,3 @@ func IsInformerFactory(t types.Type) bool {
 	}
 	return HasMethods(t, "Start") && (HasMethods(t, "InformerFor") || HasMethods(t, "ForResource"))
 }
-
-// StartsInformers reports whether fn, called on a receiver of static type
-// recv, runs informers: an informer factory's Start or StartWithContext,
-// an informer's Run or RunWithContext.
-func StartsInformers(fn *types.Func, recv types.Type) bool {
-	if fn == nil || recv == nil {
-		return false
-	}
-	switch fn.Name() {
-	case "Start", "StartWithContext":
-		return IsInformerFactory(recv)
-	case "Run", "RunWithContext":
-		return IsInformer(recv)
-	}
-	return false
-}

@@ -5,14 +5,20 @@
 // informer stores.
 //
 // Knowledge that only one analyzer uses lives in that analyzer's package
-// (tombstone's event handlers, cachesync's waits and late informer requests,
-// statusupdate's status subresources, the library calls that only
-// describe a value (tombstone's isInert), requeueerr's Reconcile results and
-// error functions, cachemutation's object setters, clientperreconcile's
-// client builders): when a second analyzer needs it, it moves here.
-// patches.go is the exception on its way: patchbase's patch constructors
-// and senders, and the object setters (ChangedArg) that cachemutation and
-// statusupdate each still list in their own terms.
+// (tombstone's event handlers, cachesync's late informer requests,
+// statusupdate's status subresources, requeueerr's Reconcile results and
+// error functions, clientperreconcile's client builders): when a second
+// analyzer needs it, it moves here. patches.go is the exception on its
+// way: patchbase's patch constructors and senders.
+//
+// A fact that several analyzers need has one table here, with a doc
+// comment that says what it holds and who uses it: the object setters
+// (setters.go), the logging, reporting and describing calls
+// (reporting.go), the informer starts and cache-sync waits (informers.go).
+// An analyzer takes what it needs from the table (statusupdate only the
+// metadata fields a status update resets): a policy over it, never a
+// list of its own. TestNoCopiedTables fails when an analyzer's code
+// declares a list of API names that a table here holds.
 //
 // Everything is recognised by type — package path and object name, through
 // aliases, pointers and generic instantiation — never by how the analysed

@@ -2,7 +2,6 @@ package kube
 
 import (
 	"go/types"
-	"strings"
 )
 
 // Packages that compute patches from two serialised objects.
@@ -63,69 +62,4 @@ func IsPatchSender(fn *types.Func) bool {
 		}
 	}
 	return false
-}
-
-// objectWriters are the package functions that change an object handed to
-// them, by package path and name, with the index of the changed argument.
-var objectWriters = map[string]map[string]int{
-	MetaV1Pkg: {
-		"SetMetaDataAnnotation": 0,
-		"SetMetaDataLabel":      0,
-	},
-	MetaPkg: {
-		"SetStatusCondition":    0,
-		"RemoveStatusCondition": 0,
-	},
-	ControllerUtilPkg: {
-		"AddFinalizer":              0,
-		"RemoveFinalizer":           0,
-		"SetControllerReference":    1,
-		"SetOwnerReference":         1,
-		"RemoveOwnerReference":      1,
-		"RemoveControllerReference": 1,
-	},
-	UnstructuredPkg: {
-		"SetNestedField":       0,
-		"SetNestedStringSlice": 0,
-		"SetNestedSlice":       0,
-		"SetNestedStringMap":   0,
-		"SetNestedMap":         0,
-		"RemoveNestedField":    0,
-	},
-}
-
-// setterReceivers are the types whose Set* methods change the object they
-// are called on.
-var setterReceivers = map[string]map[string]bool{
-	MetaV1Pkg:       {"ObjectMeta": true, "Object": true, "TypeMeta": true},
-	UnstructuredPkg: {"Unstructured": true},
-	SchemaPkg:       {"ObjectKind": true},
-}
-
-// ChangedArg reports which argument a well-known library call changes,
-// counting a method's receiver as argument 0: the Set* methods of
-// metav1.Object, ObjectMeta, TypeMeta, schema.ObjectKind and
-// unstructured.Unstructured (SetLabels, SetFinalizers, SetOwnerReferences,
-// ..., also through client.Object); metav1.SetMetaDataLabel and
-// SetMetaDataAnnotation; meta.SetStatusCondition and RemoveStatusCondition
-// (the conditions slice); controllerutil.AddFinalizer, RemoveFinalizer,
-// SetControllerReference, SetOwnerReference and the Remove counterparts;
-// unstructured.SetNestedField and its kin (the object's map).
-func ChangedArg(fn *types.Func) (int, bool) {
-	if fn == nil || fn.Pkg() == nil {
-		return 0, false
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil {
-		return 0, false
-	}
-	if sig.Recv() != nil {
-		path, name := PathName(sig.Recv().Type())
-		if strings.HasPrefix(fn.Name(), "Set") && setterReceivers[path][name] {
-			return 0, true
-		}
-		return 0, false
-	}
-	i, ok := objectWriters[fn.Pkg().Path()][fn.Name()]
-	return i, ok
 }

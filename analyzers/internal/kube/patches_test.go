@@ -62,8 +62,8 @@ func TestPatches(t *testing.T) {
 				{method(kube.MetaV1Pkg, "ObjectMeta", "SetLabels"), 0},
 				{method(kube.MetaV1Pkg, "Object", "SetFinalizers"), 0},
 			} {
-				if i, ok := kube.ChangedArg(tc.f); !ok || i != tc.arg {
-					t.Errorf("ChangedArg(%s) = %d, %v; want %d", tc.f.FullName(), i, ok, tc.arg)
+				if s, ok := kube.SetterOf(tc.f); !ok || s.Arg != tc.arg {
+					t.Errorf("SetterOf(%s) = %+v, %v; want argument %d", tc.f.FullName(), s, ok, tc.arg)
 				}
 			}
 			for _, f := range []*types.Func{
@@ -71,8 +71,8 @@ func TestPatches(t *testing.T) {
 				method(kube.MetaV1Pkg, "ObjectMeta", "GetLabels"),
 				fn(kube.MetaPkg, "FindStatusCondition"),
 			} {
-				if _, ok := kube.ChangedArg(f); ok {
-					t.Errorf("ChangedArg(%s): a reader taken for a change", f.FullName())
+				if _, ok := kube.SetterOf(f); ok {
+					t.Errorf("SetterOf(%s): a reader taken for a change", f.FullName())
 				}
 			}
 		})
