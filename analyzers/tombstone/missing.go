@@ -307,7 +307,7 @@ func queueReceiver(common *ssa.CallCommon) ssa.Value {
 // run on the queue with a sync of the package.
 func (c *checker) workersIgnoreMissing(q *types.Var, objType objKind) bool {
 	if c.gets == nil {
-		c.gets = keyflow.New(c.pkg).Gets(c.funcs)
+		c.gets = c.keys.Items()
 	}
 	fields := c.queueAliases(q)
 	workers, syncs := 0, 0
