@@ -179,8 +179,11 @@ func (p *Paths) findHandlers() []Handler {
 				if _, ok := kube.HandlerStructOf(fa.X.Type()); !ok {
 					continue
 				}
+				field := ssax.FieldOfAddr(fa)
+				if _, ok := kube.HandlerFieldEvent(field.Name()); !ok {
+					continue // a filtering handler's Handler: not a function
+				}
 				if h := p.local(st.Val); h != nil {
-					field := ssax.FieldOfAddr(fa)
 					out = append(out, Handler{Fn: h, Field: field.Name(), Store: st})
 				}
 			}
