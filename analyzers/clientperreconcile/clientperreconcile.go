@@ -23,7 +23,7 @@ const name = "clientperreconcile"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer},
 	Run:       run,
 })
 
@@ -43,9 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
-	// Functions handed to sync.Once and its kin run once, not per event:
-	// the path does not enter them.
-	paths := eventpath.New(ssaRes.Pkg, ssaRes.SrcFuncs, runsOnce)
+	paths := eventpath.Of(pass)
 	var roots []eventpath.Root
 	c := &checker{pass: pass, owners: make(map[*types.TypeName]bool), callers: callSites(ssaRes.SrcFuncs)}
 	for _, r := range paths.Roots() {
@@ -60,7 +58,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(roots) == 0 {
 		return nil, nil // no controller in the package
 	}
-	w := paths.Witness(roots)
+	// Functions handed to sync.Once and its kin run once, not per event:
+	// the path does not enter them.
+	w := paths.Witness(roots, runsOnce)
 	c.onPath = func(fn *ssa.Function) bool {
 		_, _, ok := w.Path(fn)
 		return ok

@@ -22,7 +22,7 @@ const name = "forget"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer},
 	FactTypes: []analysis.Fact{new(keyFact)},
 	Run:       run,
 })
@@ -45,7 +45,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
-	a := keyflow.New(ssaRes.Pkg)
+	keys := keyflow.Of(pass)
+	a := keys.Analysis()
 	keyflow.UseFacts(pass, a, ssaRes.SrcFuncs, settles, newKeyFact)
 	keep := func(it *keyflow.Item) bool {
 		switch {
@@ -58,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return true
 	}
-	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Forget", keep) {
+	for _, f := range a.Check(pass, keys.Items(), settles, "Forget", keep) {
 		if f.Leak == nil {
 			pass.Report(analysis.Diagnostic{Pos: f.Pos(), Message: fmt.Sprintf(
 				"%s is never forgotten: the paths ending at lines %s stop retrying it without Forget, so its rate-limiter entry leaks for the life of the process and its next failure starts from an inflated backoff",
@@ -75,16 +76,16 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		pass.Report(d)
 	}
-	reportEndless(pass, a, ssaRes.Pkg, ssaRes.SrcFuncs, keep)
+	reportEndless(pass, a, ssaRes.Pkg, ssaRes.SrcFuncs, keys.Items(), keep)
 	return nil, nil
 }
 
 // reportEndless reports the workers that retry the NotFound of a deleted
 // object forever (see endless).
-func reportEndless(pass *analysis.Pass, a *keyflow.Analysis, pkg *ssa.Package, funcs []*ssa.Function, keep func(*keyflow.Item) bool) {
+func reportEndless(pass *analysis.Pass, a *keyflow.Analysis, pkg *ssa.Package, funcs []*ssa.Function, items []*keyflow.Item, keep func(*keyflow.Item) bool) {
 	stored := ssax.StoredFuncs(funcs)
 	seen := make(map[token.Pos]bool)
-	for _, it := range a.Gets(funcs) {
+	for _, it := range items {
 		if !keep(it) {
 			continue
 		}

@@ -21,7 +21,7 @@ const name = "handlerblocking"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer},
 	Run:       run,
 })
 
@@ -37,7 +37,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
-	paths := eventpath.New(ssaRes.Pkg, ssaRes.SrcFuncs, nil)
+	paths := eventpath.Of(pass)
 	roots := findRoots(pass, ssaRes.Pkg, ssaRes.SrcFuncs, paths)
 	if len(roots) == 0 {
 		return nil, nil // no event handler in the package
@@ -56,7 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	var onEvent map[*ssa.Function]bool
 	if len(sections) > 0 {
-		onEvent = paths.PerEvent(paths.Processing())
+		onEvent = paths.PerEvent(paths.Processing(nil), nil)
 	}
 	for _, h := range sections {
 		if !onEvent[h.fn] {

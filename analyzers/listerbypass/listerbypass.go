@@ -26,7 +26,7 @@ const name = "listerbypass"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer, lend.Analyzer},
 	FactTypes: []analysis.Fact{new(ReadsFact)},
 	Options: func(fs *flag.FlagSet) define.RunFunc {
 		// all widens the analyzer to every clientset read in a processing
@@ -55,11 +55,11 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 		newSummariser(pass, ssaRes.Pkg).export()
 	}
 	caches := collectCaches(pass.Pkg, ssaRes.SrcFuncs)
+	paths := eventpath.Of(pass)
 	// Closures handed to retry.RetryOnConflict and its kin are left off
 	// the path: a fresh read is what they are for.
-	paths := eventpath.New(ssaRes.Pkg, ssaRes.SrcFuncs, kube.IsFreshReadFunc)
-	onPath := paths.Processing()
-	onEvent := paths.PerEvent(onPath)
+	onPath := paths.Processing(kube.IsFreshReadFunc)
+	onEvent := paths.PerEvent(onPath, kube.IsFreshReadFunc)
 	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.Checked {
 		if !onEvent[fn] {

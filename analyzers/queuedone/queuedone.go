@@ -18,7 +18,7 @@ const name = "queuedone"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer},
 	FactTypes: []analysis.Fact{new(keyFact)},
 	Run:       run,
 })
@@ -36,9 +36,10 @@ func run(pass *analysis.Pass) (any, error) {
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
-	a := keyflow.New(ssaRes.Pkg)
+	keys := keyflow.Of(pass)
+	a := keys.Analysis()
 	keyflow.UseFacts(pass, a, ssaRes.SrcFuncs, settles, newKeyFact)
-	for _, f := range a.Check(pass, ssaRes.SrcFuncs, settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) && !takenByTest(a, it) }) {
+	for _, f := range a.Check(pass, keys.Items(), settles, "Done", func(it *keyflow.Item) bool { return !privateQueue(it) && !takenByTest(a, it) }) {
 		where := f.Where()
 		if f.Leak == nil {
 			where = "on the paths ending at lines " + f.Lines

@@ -23,21 +23,6 @@ func isDeletedObject(t types.Type) bool {
 	return !kube.IsPointer(t) && kube.Is(t, kube.CachePkg, "DeletedObject")
 }
 
-// isUntypedHandler reports whether t implements client-go's untyped
-// cache.ResourceEventHandler interface; cachePkg is client-go's cache
-// package as seen from the analysed package (see LookupPackage).
-func isUntypedHandler(t types.Type, cachePkg *types.Package) bool {
-	if cachePkg == nil {
-		return false
-	}
-	obj, _ := cachePkg.Scope().Lookup("ResourceEventHandler").(*types.TypeName)
-	if obj == nil {
-		return false
-	}
-	iface, _ := obj.Type().Underlying().(*types.Interface)
-	return iface != nil && types.Implements(t, iface)
-}
-
 // tombstoneFunc describes a client-go or apimachinery function that takes
 // the object a delete handler received.
 type tombstoneFunc struct {

@@ -388,7 +388,7 @@ func queueReceiver(common *ssa.CallCommon) ssa.Value {
 // (WorkerFact) run on the queue with a sync of the package.
 func (c *checker) workersIgnoreMissing(q *types.Var, kind objKind) (workersFound, failure) {
 	if c.gets == nil {
-		c.gets = keyflow.New(c.pkg).Gets(c.funcs)
+		c.gets = c.keys.Items()
 	}
 	fields := c.queueAliases(q)
 	var found workersFound

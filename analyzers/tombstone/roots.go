@@ -55,13 +55,6 @@ type root struct {
 	informer *types.Var
 }
 
-// handlerFields are the fields of client-go's adaptor structs whose
-// functions receive deleted objects, and those that receive live ones.
-var (
-	deleteFields = map[string]bool{"DeleteFunc": true, "FilterFunc": true}
-	liveFields   = map[string]bool{"AddFunc": true, "UpdateFunc": true}
-)
-
 // findRoots collects the package's delete handlers: functions stored in the
 // DeleteFunc or FilterFunc of client-go's handler structs (composite
 // literals and later field stores), and the OnDelete methods of the
@@ -79,7 +72,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 	}
 	var uses []use
 	record := func(h kube.HandlerStruct, field string, value ast.Expr, harmless bool, reg registration) {
-		if !deleteFields[field] && !liveFields[field] {
+		if _, ok := kube.HandlerFieldEvent(field); !ok {
 			return // Handler of a filtering handler, or unknown
 		}
 		fn := res.resolve(value)
@@ -122,13 +115,13 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 
 	live := make(map[*ssa.Function]string)
 	for _, u := range uses {
-		if liveFields[u.role] {
+		if e, _ := kube.HandlerFieldEvent(u.role); !e.SeesDeletions() {
 			live[u.fn] = u.role
 		}
 	}
 	var roots []root
 	for _, u := range uses {
-		if !deleteFields[u.role] {
+		if e, _ := kube.HandlerFieldEvent(u.role); !e.SeesDeletions() {
 			continue
 		}
 		m := mayBeTombstone
@@ -155,7 +148,7 @@ func findRoots(pass *analysis.Pass, ins *inspector.Inspector, prog *ssa.Program,
 			continue
 		}
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !isUntypedHandler(t, cachePkg) {
+			if !kube.IsUntypedHandler(t, cachePkg) {
 				continue
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, "OnDelete")

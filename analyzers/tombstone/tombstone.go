@@ -25,7 +25,7 @@ const name = "tombstone"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer},
 	Scopes:    []string{kube.CachePkg},
 	FactTypes: []analysis.Fact{new(HelperFact), new(WatcherFact), new(WorkerFact)},
 	Run:       run,
@@ -57,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass:     pass,
 			pkg:      ssaRes.Pkg,
 			funcs:    ssaRes.SrcFuncs,
+			keys:     keyflow.Of(pass),
 			prog:     ssaRes.Pkg.Prog,
 			imports:  imports,
 			reported: make(map[string]bool),
@@ -146,10 +147,12 @@ type checker struct {
 	answers   map[target]answerState  // memoises tombstoneAnswer
 	effects   map[target]*effect      // memoises effectOf
 	delivered map[DeliveredParam]bool // interface methods called with deleted objects, when exporting
-	// funcs are the package's source functions; gets the work-queue Gets
-	// in them and fieldFuncs the funcs stored in fields, found once when a
-	// drop is checked for loss (missing.go).
+	// funcs are the package's source functions; keys holds the work-queue
+	// Gets in them (found once per package, for every analyzer), gets
+	// them and fieldFuncs the funcs stored in fields, taken when a drop is
+	// checked for loss (missing.go).
 	funcs      []*ssa.Function
+	keys       *keyflow.Package
 	gets       []*keyflow.Item
 	fieldFuncs map[*types.Var][]ssa.Value // func-typed fields and what is stored in them
 }

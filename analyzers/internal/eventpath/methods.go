@@ -48,8 +48,8 @@ func (p *Paths) HandlerMethods() []HandlerMethod {
 				if n == nil || n.Obj().Pkg() != p.pkg.Pkg {
 					continue // a library's handler (a filtering handler, say)
 				}
-				for _, name := range []string{"OnAdd", "OnUpdate", "OnDelete"} {
-					obj, _, _ := types.LookupFieldOrMethod(t, true, p.pkg.Pkg, name)
+				for _, hm := range kube.HandlerMethods {
+					obj, _, _ := types.LookupFieldOrMethod(t, true, p.pkg.Pkg, hm.Name)
 					m, ok := obj.(*types.Func)
 					if !ok || m.Pkg() != p.pkg.Pkg {
 						continue // promoted from an embedded library type

@@ -2,10 +2,10 @@ package eventpath
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -49,15 +49,15 @@ type Root struct {
 // of Processing (workers and Reconcile methods) and those PerEvent adds
 // (knative reconcilers, periodic passes, event handlers), in that order.
 func (p *Paths) Roots() []Root {
-	return append(p.processingRoots(), p.eventRoots()...)
+	p.init()
+	return slices.Concat(p.processing, p.event)
 }
 
 // processingRoots are the functions that take keys from a work queue and
 // the controller-runtime Reconcile methods.
 func (p *Paths) processingRoots() []Root {
 	var roots []Root
-	a := keyflow.New(p.pkg)
-	for _, it := range a.Gets(p.funcs) {
+	for _, it := range p.keys.Items() {
 		roots = append(roots, Root{it.Fn, WorkerRoot})
 	}
 	for _, fn := range p.funcs {
@@ -90,7 +90,7 @@ func (p *Paths) eventRoots() []Root {
 			}
 		}
 	}
-	for _, h := range p.Handlers() {
+	for _, h := range p.handlers {
 		roots = append(roots, Root{h.Fn, HandlerRoot})
 	}
 	return roots
@@ -105,9 +105,10 @@ type Witness struct {
 
 // Witness walks the per-event path from roots (Roots' result, or some of
 // them), breadth first: each function's witness is a shortest chain of
-// calls from the first root that reaches it. Its functions are PerEvent's
-// when roots are all of Roots.
-func (p *Paths) Witness(roots []Root) *Witness {
+// calls from the first root that reaches it, stop left out (see Reach).
+// Its functions are PerEvent's when roots are all of Roots.
+func (p *Paths) Witness(roots []Root, stop Stop) *Witness {
+	p.init()
 	w := &Witness{from: make(map[*ssa.Function]*ssa.Function), root: make(map[*ssa.Function]Root)}
 	byFn := make(map[*ssa.Function]Root)
 	fns := make([]*ssa.Function, 0, len(roots))
@@ -117,7 +118,7 @@ func (p *Paths) Witness(roots []Root) *Witness {
 			fns = append(fns, r.Fn)
 		}
 	}
-	p.walk(fns, func(fn, from *ssa.Function) bool {
+	p.walk(fns, stop, func(fn, from *ssa.Function) bool {
 		if _, ok := w.root[fn]; ok {
 			return false
 		}

@@ -5,7 +5,6 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/internal/crash"
 )
@@ -29,13 +28,13 @@ func (f Finding) Pos() token.Pos {
 	return ReportPos(*f.Leak)
 }
 
-// Check applies rule to every Get in funcs that keep accepts (nil keeps
-// all), and returns the findings, one per line at most: a return reached
-// from two Gets is one finding.
-func (a *Analysis) Check(pass *analysis.Pass, funcs []*ssa.Function, rule Rule, settle string, keep func(*Item) bool) []Finding {
+// Check applies rule to every Get of items (Package.Items) that keep
+// accepts (nil keeps all), and returns the findings, one per line at most:
+// a return reached from two Gets is one finding.
+func (a *Analysis) Check(pass *analysis.Pass, items []*Item, rule Rule, settle string, keep func(*Item) bool) []Finding {
 	var out []Finding
 	seen := make(map[string]bool)
-	for _, it := range a.Gets(funcs) {
+	for _, it := range items {
 		if keep != nil && !keep(it) {
 			continue
 		}

@@ -96,8 +96,8 @@ func New(pkg *ssa.Package) *Analysis {
 	return &Analysis{pkg: pkg, touches: make(map[summaryKey]int)}
 }
 
-// Gets finds every Get() on a workqueue in funcs.
-func (a *Analysis) Gets(funcs []*ssa.Function) []*Item {
+// gets finds every Get() on a workqueue in funcs (Package.Items).
+func gets(funcs []*ssa.Function) []*Item {
 	var items []*Item
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {

@@ -2,6 +2,14 @@ package kube
 
 import "go/types"
 
+// What registers an informer's event handler, the one table of it that
+// tombstone's delete-handler roots (on the syntax: the functions it follows
+// are named where they are registered) and eventpath's handler roots (on
+// SSA) both read: the handler structs and their function fields
+// (HandlerStructOf, HandlerFieldEvent), the methods of a handler type
+// (HandlerMethods, IsUntypedHandler) and the informer methods that take a
+// handler (IsHandlerRegistration).
+
 // HandlerStruct describes one of client-go's event-handler adaptor structs.
 type HandlerStruct struct {
 	// Typed is true for the v0.37 generic variants, whose DeleteFunc
@@ -33,6 +41,68 @@ func HandlerStructOf(t types.Type) (HandlerStruct, bool) {
 	}
 	h, ok := handlerStructs[name]
 	return h, ok
+}
+
+// A HandlerEvent is the informer event a handler function is called for.
+type HandlerEvent int
+
+const (
+	AddEvent HandlerEvent = iota + 1
+	UpdateEvent
+	DeleteEvent
+	// FilterEvent is a filtering handler's FilterFunc, called for every
+	// event before the handler it wraps: deletions included.
+	FilterEvent
+)
+
+// SeesDeletions reports whether a handler for e receives deleted objects,
+// which may be tombstones (cache.DeletedFinalStateUnknown) for an untyped
+// handler.
+func (e HandlerEvent) SeesDeletions() bool { return e == DeleteEvent || e == FilterEvent }
+
+// handlerFuncFields are the function fields of client-go's handler structs
+// (handlerStructs). A filtering handler's Handler field holds a handler,
+// not a function: it is not here.
+var handlerFuncFields = map[string]HandlerEvent{
+	"AddFunc":    AddEvent,
+	"UpdateFunc": UpdateEvent,
+	"DeleteFunc": DeleteEvent,
+	"FilterFunc": FilterEvent,
+}
+
+// HandlerFieldEvent reports the event the function stored in the named
+// field of a handler struct (HandlerStructOf) is called for.
+func HandlerFieldEvent(field string) (HandlerEvent, bool) {
+	e, ok := handlerFuncFields[field]
+	return e, ok
+}
+
+// HandlerMethods are the methods of client-go's cache.ResourceEventHandler
+// interface, in the order of the events they handle: an informer calls
+// them on a handler value registered with it (IsHandlerRegistration).
+var HandlerMethods = []struct {
+	Name  string
+	Event HandlerEvent
+}{
+	{"OnAdd", AddEvent},
+	{"OnUpdate", UpdateEvent},
+	{"OnDelete", DeleteEvent},
+}
+
+// IsUntypedHandler reports whether t implements client-go's untyped
+// cache.ResourceEventHandler interface, whose OnDelete receives
+// tombstones; cachePkg is client-go's cache package as seen from the
+// analysed package (LookupPackage), nil when it cannot see it.
+func IsUntypedHandler(t types.Type, cachePkg *types.Package) bool {
+	if cachePkg == nil {
+		return false
+	}
+	obj, _ := cachePkg.Scope().Lookup("ResourceEventHandler").(*types.TypeName)
+	if obj == nil {
+		return false
+	}
+	iface, _ := obj.Type().Underlying().(*types.Interface)
+	return iface != nil && types.Implements(t, iface)
 }
 
 // waitLoops are the wait helpers that run a function over and over until

@@ -126,6 +126,61 @@ func TestHandlerStructShapes(t *testing.T) {
 	}
 }
 
+// TestHandlerTable: the registration table tombstone and eventpath share
+// matches the real client-go of both modules: every func-typed field of
+// every handler struct the fixtures declare has an event in the table, the
+// fields with an event are func-typed, and HandlerMethods are exactly the
+// methods of cache.ResourceEventHandler, which a struct implements.
+func TestHandlerTable(t *testing.T) {
+	for _, mod := range []string{"current", "legacy"} {
+		pkg := load(t, mod)
+		scope := pkg.Types.Scope()
+		structs := 0
+		for _, name := range scope.Names() {
+			v, ok := scope.Lookup(name).(*types.Var)
+			if !ok || !strings.HasPrefix(name, "handler") {
+				continue
+			}
+			structs++
+			st := v.Type().Underlying().(*types.Struct)
+			for i := range st.NumFields() {
+				f := st.Field(i)
+				_, isFunc := f.Type().Underlying().(*types.Signature)
+				if _, ok := kube.HandlerFieldEvent(f.Name()); ok != isFunc {
+					t.Errorf("%s: %s.%s (%s): in the table %v, a function %v", mod, name, f.Name(), f.Type(), ok, isFunc)
+				}
+			}
+			if _, ok := kube.HandlerStructOf(v.Type()); ok && !strings.Contains(name, "Typed") && !kube.IsUntypedHandler(v.Type(), kube.LookupPackage(pkg.Types, kube.CachePkg)) {
+				t.Errorf("%s: %s does not implement cache.ResourceEventHandler", mod, name)
+			}
+		}
+		if structs < 3 {
+			t.Errorf("%s: %d handler structs in the fixture: the table is not checked", mod, structs)
+		}
+		iface := kube.LookupPackage(pkg.Types, kube.CachePkg).Scope().Lookup("ResourceEventHandler").Type().Underlying().(*types.Interface)
+		var methods, table []string
+		for i := range iface.NumMethods() {
+			methods = append(methods, iface.Method(i).Name())
+		}
+		for _, m := range kube.HandlerMethods {
+			table = append(table, m.Name)
+			if m.Event.SeesDeletions() != (m.Name == "OnDelete") {
+				t.Errorf("%s: %s sees deletions: %v", mod, m.Name, m.Event.SeesDeletions())
+			}
+		}
+		slices.Sort(methods)
+		slices.Sort(table)
+		if !slices.Equal(methods, table) {
+			t.Errorf("%s: cache.ResourceEventHandler has %v, the table %v", mod, methods, table)
+		}
+	}
+	for field, deletes := range map[string]bool{"AddFunc": false, "UpdateFunc": false, "DeleteFunc": true, "FilterFunc": true} {
+		if e, _ := kube.HandlerFieldEvent(field); e.SeesDeletions() != deletes {
+			t.Errorf("%s sees deletions: %v, want %v", field, e.SeesDeletions(), deletes)
+		}
+	}
+}
+
 // TestFreshReadFuncs: the closures of these functions are sanctioned fresh
 // reads. kubernetes' pkg/controller is not a fixture dependency (it would
 // pull in all of kubernetes), so its function is checked by name and path.
