@@ -35,7 +35,7 @@ var scopeReads = map[string]struct {
 	"(*tombstone.checker).implementationRoots: *types.Package from p":          {"", "the package a WatcherFact names, imported by the analysed one: an interface its export data lacks costs implementations, never adds one"},
 	"tombstone.findRoots: *types.Package from pass.Pkg":                        {"", "the analysed package"},
 	"tombstone.localFuncAssignments: *types.Package from pass.Pkg":             {"", "the analysed package"},
-	"tombstone.isUntypedHandler: *types.Package from cachePkg":                 {kube.CachePkg, "isUntypedHandler's ResourceEventHandler"},
+	"internal/kube.IsUntypedHandler: *types.Package from cachePkg":             {kube.CachePkg, "IsUntypedHandler's ResourceEventHandler"},
 	"(*cachemutation.checker).candidates: *types.Package from a.pass.Pkg":      {"", "the analysed package's interfaces and their implementations"},
 	"(*cachemutation.checker).export: *types.Package from a.pass.Pkg":          {"", "the analysed package's interfaces and their implementations"},
 	"forget.forgetFix: *types.Package from pass.Pkg":                           {"", "the analysed package"},

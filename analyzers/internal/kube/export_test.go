@@ -125,3 +125,5 @@ func pkgNames(pkgPath string) []string {
 	prev := path.Base(path.Dir(pkgPath))
 	return []string{last, prev, prev + last}
 }
+
+func ObjectMetaFields() map[string]bool { return objectMetaFields }

@@ -128,28 +128,23 @@ func SetterOf(fn *types.Func) (Setter, bool) {
 
 // metaField is the ObjectMeta field a Set* method sets (SetLabels: Labels),
 // or "" when ObjectMeta has no field of that name (SetGroupVersionKind,
-// SetUnstructuredContent, SetAPIVersion).
+// SetUnstructuredContent, SetAPIVersion). The fields are named here rather
+// than read from metav1's scope: a package known from export data has in
+// its scope only what the driver happened to decode (TestScopesDeclared).
 func metaField(fn *types.Func) string {
-	meta := fn.Pkg()
-	if meta.Path() != MetaV1Pkg {
-		meta = LookupPackage(meta, MetaV1Pkg)
-	}
-	if meta == nil {
-		return ""
-	}
-	tn, _ := meta.Scope().Lookup("ObjectMeta").(*types.TypeName)
-	if tn == nil {
-		return ""
-	}
-	st, _ := tn.Type().Underlying().(*types.Struct)
-	if st == nil {
-		return ""
-	}
 	field := strings.TrimPrefix(fn.Name(), "Set")
-	for i := range st.NumFields() {
-		if f := st.Field(i); f.Name() == field && !f.Embedded() {
-			return field
-		}
+	if objectMetaFields[field] {
+		return field
 	}
 	return ""
+}
+
+// objectMetaFields are the fields of metav1.ObjectMeta that a Set* method
+// of metav1.Object sets (TestObjectMetaFields checks them against the real
+// type of both fixture modules).
+var objectMetaFields = map[string]bool{
+	"Name": true, "GenerateName": true, "Namespace": true, "SelfLink": true, "UID": true,
+	"ResourceVersion": true, "Generation": true, "CreationTimestamp": true, "DeletionTimestamp": true,
+	"DeletionGracePeriodSeconds": true, "Labels": true, "Annotations": true, "OwnerReferences": true,
+	"Finalizers": true, "ManagedFields": true,
 }

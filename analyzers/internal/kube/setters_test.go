@@ -99,3 +99,32 @@ func TestSetterTable(t *testing.T) {
 		t.Errorf("SetterOf(nil) is a setter")
 	}
 }
+
+// TestObjectMetaFields: the ObjectMeta fields the setter table names are
+// the fields of metav1.ObjectMeta that metav1.Object has a setter of, in
+// both fixture modules' apimachinery.
+func TestObjectMetaFields(t *testing.T) {
+	for _, module := range []string{"current", "legacy"} {
+		pkgs := fixture.Types(t, module, kube.MetaV1Pkg)
+		meta := pkgs[kube.MetaV1Pkg]
+		st := meta.Scope().Lookup("ObjectMeta").Type().Underlying().(*types.Struct)
+		iface := meta.Scope().Lookup("Object").Type().Underlying().(*types.Interface)
+		want := map[string]bool{}
+		for f := range st.Fields() {
+			if obj, _, _ := types.LookupFieldOrMethod(iface, false, meta, "Set"+f.Name()); obj != nil && !f.Embedded() {
+				want[f.Name()] = true
+			}
+		}
+		got := kube.ObjectMetaFields()
+		for f := range want {
+			if !got[f] {
+				t.Errorf("%s: ObjectMeta.%s has a setter in metav1.Object but is not in the table", module, f)
+			}
+		}
+		for f := range got {
+			if !want[f] {
+				t.Errorf("%s: %s is in the table but is no ObjectMeta field with a metav1.Object setter", module, f)
+			}
+		}
+	}
+}
