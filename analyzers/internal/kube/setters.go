@@ -88,13 +88,28 @@ var setterFuncs = map[string]map[string]Setter{
 }
 
 // setterReceivers are the types whose Set* methods change the value they
-// are called on, by package path and type name. metav1.Object is the
-// interface controller-runtime's client.Object and every typed object
-// embed: a setter called through client.Object is metav1.Object's.
+// are called on, by package path and type name: true where each sets the
+// ObjectMeta field its name says (SetLabels: Labels), but for
+// nonMetaSetters. metav1.Object is the interface controller-runtime's
+// client.Object and every typed object embed: a setter called through
+// client.Object is metav1.Object's.
 var setterReceivers = map[string]map[string]bool{
-	MetaV1Pkg:       {"ObjectMeta": true, "Object": true, "TypeMeta": true},
+	MetaV1Pkg:       {"ObjectMeta": true, "Object": true, "TypeMeta": false},
 	UnstructuredPkg: {"Unstructured": true},
-	SchemaPkg:       {"ObjectKind": true},
+	SchemaPkg:       {"ObjectKind": false},
+}
+
+// nonMetaSetters are the Set* methods of unstructured.Unstructured that set
+// no ObjectMeta field: its type, its whole content, and a list's metadata
+// (continue, remainingItemCount). TestSetterTable checks that every other
+// Set* method sets an ObjectMeta field of its name.
+var nonMetaSetters = map[string]bool{
+	"SetUnstructuredContent": true,
+	"SetGroupVersionKind":    true,
+	"SetAPIVersion":          true,
+	"SetKind":                true,
+	"SetContinue":            true,
+	"SetRemainingItemCount":  true,
 }
 
 // SetterOf reports whether fn is a library call that changes one of its
@@ -119,37 +134,17 @@ func SetterOf(fn *types.Func) (Setter, bool) {
 		s, ok := setterFuncs[fn.Pkg().Path()][fn.Name()]
 		return s, ok
 	}
-	path, name := PathName(sig.Recv().Type())
-	if !strings.HasPrefix(fn.Name(), "Set") || !setterReceivers[path][name] {
+	if !strings.HasPrefix(fn.Name(), "Set") {
 		return Setter{}, false
 	}
-	return Setter{Arg: 0, Field: metaField(fn)}, true
-}
-
-// metaField is the ObjectMeta field a Set* method sets (SetLabels: Labels),
-// or "" when ObjectMeta has no field of that name (SetGroupVersionKind,
-// SetUnstructuredContent, SetAPIVersion).
-func metaField(fn *types.Func) string {
-	meta := fn.Pkg()
-	if meta.Path() != MetaV1Pkg {
-		meta = LookupPackage(meta, MetaV1Pkg)
+	path, name := PathName(sig.Recv().Type())
+	meta, ok := setterReceivers[path][name]
+	if !ok {
+		return Setter{}, false
 	}
-	if meta == nil {
-		return ""
+	s := Setter{Arg: 0}
+	if meta && !nonMetaSetters[fn.Name()] {
+		s.Field = strings.TrimPrefix(fn.Name(), "Set")
 	}
-	tn, _ := meta.Scope().Lookup("ObjectMeta").(*types.TypeName)
-	if tn == nil {
-		return ""
-	}
-	st, _ := tn.Type().Underlying().(*types.Struct)
-	if st == nil {
-		return ""
-	}
-	field := strings.TrimPrefix(fn.Name(), "Set")
-	for i := range st.NumFields() {
-		if f := st.Field(i); f.Name() == field && !f.Embedded() {
-			return field
-		}
-	}
-	return ""
+	return s, true
 }
