@@ -18,17 +18,23 @@ func SetterFuncs() [][2]string {
 	return out
 }
 
-// SetterReceivers returns the receiver types of the setter table as
-// [path, name] pairs.
-func SetterReceivers() [][2]string {
+// MetaSetterReceivers returns the receiver types of the setter table whose
+// Set* methods set the ObjectMeta field of their name, as [path, name]
+// pairs.
+func MetaSetterReceivers() [][2]string {
 	var out [][2]string
 	for p, types := range setterReceivers {
-		for name := range types {
-			out = append(out, [2]string{p, name})
+		for name, meta := range types {
+			if meta {
+				out = append(out, [2]string{p, name})
+			}
 		}
 	}
 	return out
 }
+
+// NonMetaSetters are the Set* methods of Unstructured that set no metadata.
+func NonMetaSetters() map[string]bool { return nonMetaSetters }
 
 // CacheWaitFuncs and FactoryWaitMethods are the names of the wait table.
 func CacheWaitFuncs() map[string]bool     { return cacheWaits }
@@ -125,5 +131,3 @@ func pkgNames(pkgPath string) []string {
 	prev := path.Base(path.Dir(pkgPath))
 	return []string{last, prev, prev + last}
 }
-
-func ObjectMetaFields() map[string]bool { return objectMetaFields }

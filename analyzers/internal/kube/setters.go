@@ -88,13 +88,28 @@ var setterFuncs = map[string]map[string]Setter{
 }
 
 // setterReceivers are the types whose Set* methods change the value they
-// are called on, by package path and type name. metav1.Object is the
-// interface controller-runtime's client.Object and every typed object
-// embed: a setter called through client.Object is metav1.Object's.
+// are called on, by package path and type name: true where each sets the
+// ObjectMeta field its name says (SetLabels: Labels), but for
+// nonMetaSetters. metav1.Object is the interface controller-runtime's
+// client.Object and every typed object embed: a setter called through
+// client.Object is metav1.Object's.
 var setterReceivers = map[string]map[string]bool{
-	MetaV1Pkg:       {"ObjectMeta": true, "Object": true, "TypeMeta": true},
+	MetaV1Pkg:       {"ObjectMeta": true, "Object": true, "TypeMeta": false},
 	UnstructuredPkg: {"Unstructured": true},
-	SchemaPkg:       {"ObjectKind": true},
+	SchemaPkg:       {"ObjectKind": false},
+}
+
+// nonMetaSetters are the Set* methods of unstructured.Unstructured that set
+// no ObjectMeta field: its type, its whole content, and a list's metadata
+// (continue, remainingItemCount). TestSetterTable checks that every other
+// Set* method sets an ObjectMeta field of its name.
+var nonMetaSetters = map[string]bool{
+	"SetUnstructuredContent": true,
+	"SetGroupVersionKind":    true,
+	"SetAPIVersion":          true,
+	"SetKind":                true,
+	"SetContinue":            true,
+	"SetRemainingItemCount":  true,
 }
 
 // SetterOf reports whether fn is a library call that changes one of its
@@ -119,32 +134,17 @@ func SetterOf(fn *types.Func) (Setter, bool) {
 		s, ok := setterFuncs[fn.Pkg().Path()][fn.Name()]
 		return s, ok
 	}
-	path, name := PathName(sig.Recv().Type())
-	if !strings.HasPrefix(fn.Name(), "Set") || !setterReceivers[path][name] {
+	if !strings.HasPrefix(fn.Name(), "Set") {
 		return Setter{}, false
 	}
-	return Setter{Arg: 0, Field: metaField(fn)}, true
-}
-
-// metaField is the ObjectMeta field a Set* method sets (SetLabels: Labels),
-// or "" when ObjectMeta has no field of that name (SetGroupVersionKind,
-// SetUnstructuredContent, SetAPIVersion). The fields are named here rather
-// than read from metav1's scope: a package known from export data has in
-// its scope only what the driver happened to decode (TestScopesDeclared).
-func metaField(fn *types.Func) string {
-	field := strings.TrimPrefix(fn.Name(), "Set")
-	if objectMetaFields[field] {
-		return field
+	path, name := PathName(sig.Recv().Type())
+	meta, ok := setterReceivers[path][name]
+	if !ok {
+		return Setter{}, false
 	}
-	return ""
-}
-
-// objectMetaFields are the fields of metav1.ObjectMeta that a Set* method
-// of metav1.Object sets (TestObjectMetaFields checks them against the real
-// type of both fixture modules).
-var objectMetaFields = map[string]bool{
-	"Name": true, "GenerateName": true, "Namespace": true, "SelfLink": true, "UID": true,
-	"ResourceVersion": true, "Generation": true, "CreationTimestamp": true, "DeletionTimestamp": true,
-	"DeletionGracePeriodSeconds": true, "Labels": true, "Annotations": true, "OwnerReferences": true,
-	"Finalizers": true, "ManagedFields": true,
+	s := Setter{Arg: 0}
+	if meta && !nonMetaSetters[fn.Name()] {
+		s.Field = strings.TrimPrefix(fn.Name(), "Set")
+	}
+	return s, true
 }

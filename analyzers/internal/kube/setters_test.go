@@ -2,6 +2,7 @@ package kube_test
 
 import (
 	"go/types"
+	"strings"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
@@ -48,10 +49,53 @@ func TestSetterTable(t *testing.T) {
 					t.Errorf("SetterOf(%s.%s) = false", e[0], e[1])
 				}
 			}
-			for _, e := range kube.SetterReceivers() {
-				if _, ok := pkgs[e[0]].Scope().Lookup(e[1]).(*types.TypeName); !ok {
-					t.Errorf("%s.%s names no type", e[0], e[1])
+			// The Set* methods of the metadata receivers set the ObjectMeta
+			// field of their name, but for Unstructured's own (its type
+			// and content): Field is what the name says.
+			objectMeta := pkgs[kube.MetaV1Pkg].Scope().Lookup("ObjectMeta").Type().Underlying().(*types.Struct)
+			hasField := func(name string) bool {
+				for i := range objectMeta.NumFields() {
+					if objectMeta.Field(i).Name() == name {
+						return true
+					}
 				}
+				return false
+			}
+			for _, e := range kube.MetaSetterReceivers() {
+				tn, ok := pkgs[e[0]].Scope().Lookup(e[1]).(*types.TypeName)
+				if !ok {
+					t.Fatalf("%s.%s names no type", e[0], e[1])
+				}
+				mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+				if types.IsInterface(tn.Type()) {
+					mset = types.NewMethodSet(tn.Type())
+				}
+				setters := 0
+				for i := range mset.Len() {
+					m := mset.At(i).Obj().(*types.Func)
+					if !strings.HasPrefix(m.Name(), "Set") {
+						continue
+					}
+					setters++
+					s, ok := kube.SetterOf(m)
+					field := strings.TrimPrefix(m.Name(), "Set")
+					switch {
+					case !ok:
+						t.Errorf("SetterOf(%s) = false", m.FullName())
+					case kube.NonMetaSetters()[m.Name()]:
+						if s.Field != "" || hasField(field) {
+							t.Errorf("%s: a setter of no metadata, but %+v (ObjectMeta field: %v)", m.FullName(), s, hasField(field))
+						}
+					case s.Field != field || !hasField(field):
+						t.Errorf("SetterOf(%s) = %+v, want the ObjectMeta field %s (exists: %v)", m.FullName(), s, field, hasField(field))
+					}
+				}
+				if setters < 10 {
+					t.Errorf("%s.%s: only %d Set* methods", e[0], e[1], setters)
+				}
+			}
+			for name := range kube.NonMetaSetters() {
+				method(t, pkgs, kube.UnstructuredPkg, "Unstructured", name)
 			}
 			for _, tc := range []struct {
 				f     *types.Func
@@ -97,34 +141,5 @@ func TestSetterTable(t *testing.T) {
 	}
 	if _, ok := kube.SetterOf(nil); ok {
 		t.Errorf("SetterOf(nil) is a setter")
-	}
-}
-
-// TestObjectMetaFields: the ObjectMeta fields the setter table names are
-// the fields of metav1.ObjectMeta that metav1.Object has a setter of, in
-// both fixture modules' apimachinery.
-func TestObjectMetaFields(t *testing.T) {
-	for _, module := range []string{"current", "legacy"} {
-		pkgs := fixture.Types(t, module, kube.MetaV1Pkg)
-		meta := pkgs[kube.MetaV1Pkg]
-		st := meta.Scope().Lookup("ObjectMeta").Type().Underlying().(*types.Struct)
-		iface := meta.Scope().Lookup("Object").Type().Underlying().(*types.Interface)
-		want := map[string]bool{}
-		for f := range st.Fields() {
-			if obj, _, _ := types.LookupFieldOrMethod(iface, false, meta, "Set"+f.Name()); obj != nil && !f.Embedded() {
-				want[f.Name()] = true
-			}
-		}
-		got := kube.ObjectMetaFields()
-		for f := range want {
-			if !got[f] {
-				t.Errorf("%s: ObjectMeta.%s has a setter in metav1.Object but is not in the table", module, f)
-			}
-		}
-		for f := range got {
-			if !want[f] {
-				t.Errorf("%s: %s is in the table but is no ObjectMeta field with a metav1.Object setter", module, f)
-			}
-		}
 	}
 }
