@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
+	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
@@ -59,7 +60,7 @@ func loadProof(t *testing.T, module string) *proofPkg {
 	}
 	run := lend.NewRun()
 	pass := &analysis.Pass{Analyzer: Analyzer, Fset: fset, Pkg: pkg.Pkg, ResultOf: map[*analysis.Analyzer]any{lend.Analyzer: run}}
-	c := &checker{pass: pass, pkg: pkg, prog: pkg.Prog, funcs: funcs}
+	c := &checker{pass: pass, pkg: pkg, prog: pkg.Prog, funcs: funcs, keys: keyflow.NewPackage(pkg, funcs)}
 	return &proofPkg{t: t, c: c, run: run}
 }
 
