@@ -3,6 +3,7 @@ package queuedone
 import (
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -23,29 +24,17 @@ func privateQueue(it *keyflow.Item) bool {
 	if !ok || origin.Parent() != it.Fn || !isQueueConstructor(origin.Common()) {
 		return false
 	}
-	seen := map[ssa.Value]bool{origin: true}
-	work := []ssa.Value{origin}
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, ref := range *v.Referrers() {
-			switch r := ref.(type) {
-			case *ssa.DebugRef:
-			case *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Phi:
-				if w := r.(ssa.Value); !seen[w] {
-					seen[w] = true
-					work = append(work, w)
-				}
-			case ssa.CallInstruction:
-				if !onlyReceiver(r.Common(), v) {
-					return false
-				}
-			default:
-				return false // stored, returned, compared, captured: it may escape
-			}
+	// Its conversions and φs are the same queue; any other use but a
+	// queue method on it may let it escape.
+	return flow.Uses(origin, flow.Conversions|flow.Phis, func(use ssa.Instruction, of ssa.Value) bool {
+		switch r := use.(type) {
+		case *ssa.DebugRef, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Phi:
+			return true // followed by Uses
+		case ssa.CallInstruction:
+			return onlyReceiver(r.Common(), of)
 		}
-	}
-	return true
+		return false // stored, returned, compared, captured: it may escape
+	})
 }
 
 // onlyReceiver reports whether the call is a queue method other than

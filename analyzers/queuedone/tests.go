@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -48,30 +49,9 @@ func drains(fn *ssa.Function) bool {
 // controller per case (for _, tc := range cases { c := newController(...);
 // ...; key, _ := c.queue.Get() }) takes one key from each.
 func freshEachRound(it *keyflow.Item) bool {
-	v := ssax.Receiver(it.Get.Common())
-	for v != nil {
-		switch x := v.(type) {
-		case *ssa.UnOp:
-			v = x.X
-			continue
-		case *ssa.FieldAddr:
-			v = x.X
-			continue
-		case *ssa.Field:
-			v = x.X
-			continue
-		case *ssa.ChangeInterface:
-			v = x.X
-			continue
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		}
-		break
-	}
+	// The queue the receiver is reached from: through conversions, field
+	// selections and loads, not through a φ (checked below).
+	v := flow.Origin(ssax.Receiver(it.Get.Common()), flow.Conversions|flow.Fields|flow.Loads)
 	root, ok := v.(ssa.Instruction)
 	if !ok || root.Parent() != it.Fn {
 		return false
