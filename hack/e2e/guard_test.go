@@ -49,6 +49,13 @@ func guardServiceAccountName(deployment string) string { return deployment + "-g
 const (
 	// How long the controller gets to converge after a change.
 	e2eConvergeTimeout = 30 * time.Second
+	// How long a change made right after kube-apiserver comes back may
+	// wait to be seen: a reflector whose watch broke retries with
+	// client-go's backoff (800 ms doubling to 30 s, each wait up to twice
+	// that with jitter), so one informer may be between two attempts for
+	// up to a minute, and sees the change at the relist after it. Children
+	// created before that prove the other informers are back, not this one.
+	e2eWatchBackTimeout = 60*time.Second + e2eConvergeTimeout
 	// How long an absence must last to count as "never created".
 	e2eStayAbsent   = 3 * time.Second
 	e2ePollInterval = 100 * time.Millisecond
@@ -293,7 +300,7 @@ func TestAPIServerRestartE2E(t *testing.T) {
 	if err := client.CoreV1().ServiceAccounts(ns).Delete(ctx, sa.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e2eEventually(t, "ServiceAccount "+sa.Name+" re-created after the restart", func() error {
+	e2eEventuallyWithin(t, e2eWatchBackTimeout, "ServiceAccount "+sa.Name+" re-created after the restart", func() error {
 		got, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, sa.Name, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -486,14 +493,20 @@ func e2eControlledBy(refs []metav1.OwnerReference, d *appsv1.Deployment) error {
 // error after e2eConvergeTimeout.
 func e2eEventually(t *testing.T, what string, check func() error) {
 	t.Helper()
-	deadline := time.Now().Add(e2eConvergeTimeout)
+	e2eEventuallyWithin(t, e2eConvergeTimeout, what, check)
+}
+
+// e2eEventuallyWithin is e2eEventually with its own timeout.
+func e2eEventuallyWithin(t *testing.T, timeout time.Duration, what string, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
 	for {
 		err := check()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v: %v", what, e2eConvergeTimeout, err)
+			t.Fatalf("%s: not within %v: %v", what, timeout, err)
 		}
 		time.Sleep(e2ePollInterval)
 	}
