@@ -73,7 +73,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 // calls a deletion-handling key function, or hands the object to code we
 // cannot see (which may unwrap it; staying silent there is the price of
 // precision). Loggers, formatters and metrics of the libraries
-// (isInert) are seen: they cannot unwrap it.
+// (kube.IsInert) are seen: they cannot unwrap it.
 func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
 	var from *ssa.BasicBlock
 	okUsed := false
@@ -144,7 +144,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 				}
 				continue
 			}
-			if isInert(ssax.Callee(common)) {
+			if kube.IsInert(ssax.Callee(common)) {
 				continue // a logger, formatter or metric: it only describes the object
 			}
 			if callee, offset := c.localCallee(common); callee != nil {
@@ -170,7 +170,7 @@ func (c *checker) considers(f *flow, instr ssa.Instruction) bool {
 // them, as in `if isTombstone(obj) { return }`), a helper of another
 // package of the module that considers, drops or panics on them (the
 // drop is reported at the call, once), or code we cannot see.
-// A library call that only describes the value (isInert) deals with
+// A library call that only describes the value (kube.IsInert) deals with
 // nothing. Past such a call the value is not tracked, so what follows is not
 // reported: precision over recall. The deletion-handling key functions do
 // not settle: they extract a key and leave the object as it was.
@@ -179,7 +179,7 @@ func (c *checker) settles(f *flow, instr ssa.Instruction, v ssa.Value) bool {
 		return false
 	}
 	common := instr.(ssa.CallInstruction).Common()
-	if _, known := tombstoneFuncOf(ssax.Callee(common)); known || isInert(ssax.Callee(common)) {
+	if _, known := tombstoneFuncOf(ssax.Callee(common)); known || kube.IsInert(ssax.Callee(common)) {
 		return false
 	}
 	if callee, offset := c.localCallee(common); callee != nil {

@@ -328,7 +328,7 @@ func (w *workerWalk) callKeys(e *workerEnv, call ssa.CallInstruction, keys map[s
 	if _, builtin := common.Value.(*ssa.Builtin); builtin {
 		return true
 	}
-	if fn := ssax.Callee(common); isReporting(fn) || isInert(fn) || kube.IsKeyParser(fn) {
+	if fn := ssax.Callee(common); isReporting(fn) || kube.IsInert(fn) || kube.IsKeyParser(fn) {
 		return true
 	}
 	if !common.IsInvoke() && common.StaticCallee() == nil {
