@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
@@ -64,6 +66,32 @@ func run(t *testing.T, client *fake.Clientset) *harness {
 	return h
 }
 
+// watching makes the client's watches and reports which resources have one.
+// The fake tracker replays objects newer than the list on a late watch but
+// not deletions, so a test that deletes an object first waits for its watch.
+func watching(client *fake.Clientset) func(resource string) bool {
+	var mu sync.Mutex
+	started := map[string]bool{}
+	client.PrependWatchReactor("*", func(action k8stesting.Action) (bool, watch.Interface, error) {
+		var opts []metav1.ListOptions
+		if w, ok := action.(k8stesting.WatchActionImpl); ok {
+			opts = append(opts, w.ListOptions)
+		}
+		w, err := client.Tracker().Watch(action.GetResource(), action.GetNamespace(), opts...)
+		if err == nil {
+			mu.Lock()
+			started[action.GetResource().Resource] = true
+			mu.Unlock()
+		}
+		return true, w, err
+	})
+	return func(resource string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return started[resource]
+	}
+}
+
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
@@ -92,7 +120,9 @@ func controlledBy(o metav1.Object, d *appsv1.Deployment) bool {
 // when deleted, and go when the annotation is removed.
 func TestLifecycle(t *testing.T) {
 	web, plain := deployment("web", true), deployment("plain", false)
-	h := run(t, fake.NewClientset(web, plain))
+	client := fake.NewClientset(web, plain)
+	watched := watching(client)
+	h := run(t, client)
 	defer h.stop()
 	ctx := context.Background()
 
@@ -110,6 +140,7 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	// Deleted children come back.
+	eventually(t, "the ServiceAccounts' watch", func() bool { return watched("serviceaccounts") })
 	if err := h.client.CoreV1().ServiceAccounts("ns").Delete(ctx, ServiceAccountName("web"), metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
