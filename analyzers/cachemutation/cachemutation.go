@@ -54,6 +54,7 @@ type checker struct {
 	imported map[*types.Func]*calleeFacts
 	ifaces   map[*types.Func]*returnsFact
 	concrete *concrete // the types that may implement ifaces, made when first asked
+	named    named     // where the package names its functions, made when first asked
 }
 
 type paramKey struct {
@@ -125,7 +126,7 @@ func run(pass *analysis.Pass) (any, error) {
 // makes.
 func (a *checker) check(fn *ssa.Function) {
 	defer crash.At(a.pass.Fset, fn.Pos())
-	if ssax.InTest(fn) && !runsInformers(fn) || quietTestHelper(fn, a.funcs, a.pass.Fset) {
+	if ssax.InTest(fn) && !runsInformers(fn) || a.quietTestHelper(fn) {
 		return // a test arranging the objects of stores no informer feeds
 	}
 	if f := a.sourceFlow(fn); f != nil {

@@ -47,35 +47,57 @@ func runsInformers(fn *ssa.Function) bool {
 // with markPodsReady(manager.podStore), a helper of their own. It
 // arranges state as the test would itself. A helper a test that runs
 // informers calls, or one used as a value, is checked.
-func quietTestHelper(fn *ssa.Function, funcs []*ssa.Function, fset *token.FileSet) bool {
-	return quietHelper(fn, funcs, fset, make(map[*ssa.Function]bool))
+func (a *checker) quietTestHelper(fn *ssa.Function) bool {
+	if a.named == nil {
+		a.named = nameSites(a.funcs)
+	}
+	return a.named.quietHelper(fn, a.pass.Fset, make(map[*ssa.Function]bool))
 }
 
-func quietHelper(fn *ssa.Function, funcs []*ssa.Function, fset *token.FileSet, visiting map[*ssa.Function]bool) bool {
-	if visiting[fn] || !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
-		return false
-	}
-	visiting[fn] = true
-	callers := 0
+// named maps a function to the instructions of the package's source
+// functions that name it: a package-level function has no referrers in
+// SSA, and asking every checked test function to scan the whole package
+// made this search quadratic in the size of a test package.
+type named map[*ssa.Function][]site
+
+type site struct {
+	caller *ssa.Function
+	instr  ssa.Instruction
+}
+
+func nameSites(funcs []*ssa.Function) named {
+	n := make(named)
+	var ops []*ssa.Value
 	for _, caller := range funcs {
 		for _, b := range caller.Blocks {
 			for _, instr := range b.Instrs {
-				for _, op := range instr.Operands(nil) {
-					if *op != fn {
-						continue
-					}
-					call, ok := instr.(ssa.CallInstruction)
-					if !ok || call.Common().Value != fn {
-						return false // used as a value: who calls it is unknown
-					}
-					callers++
-					quiet := ssax.InTest(caller) && !runsInformers(caller) || quietHelper(caller, funcs, fset, visiting)
-					if !quiet {
-						return false
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
+					if fn, ok := (*op).(*ssa.Function); ok {
+						n[fn] = append(n[fn], site{caller, instr})
 					}
 				}
 			}
 		}
 	}
-	return callers > 0
+	return n
+}
+
+func (n named) quietHelper(fn *ssa.Function, fset *token.FileSet, visiting map[*ssa.Function]bool) bool {
+	if visiting[fn] || !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
+		return false
+	}
+	visiting[fn] = true
+	sites := n[fn]
+	for _, s := range sites {
+		call, ok := s.instr.(ssa.CallInstruction)
+		if !ok || call.Common().Value != fn {
+			return false // used as a value: who calls it is unknown
+		}
+		quiet := ssax.InTest(s.caller) && !runsInformers(s.caller) || n.quietHelper(s.caller, fset, visiting)
+		if !quiet {
+			return false
+		}
+	}
+	return len(sites) > 0
 }
