@@ -1,9 +1,9 @@
 package cachemutation
 
 import (
-	"slices"
-
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 )
 
 // reaching joins what the stores to the cell c that reach instr stored.
@@ -18,41 +18,28 @@ import (
 // that stores into it.
 func (f *unit) reaching(instr ssa.Instruction, c *ssa.Alloc) taint {
 	fn := instr.Parent()
-	seen := make(map[*ssa.BasicBlock]bool)
 	var t taint
-	var walk func(b *ssa.BasicBlock, end int)
-	walk = func(b *ssa.BasicBlock, end int) {
-		for i := end - 1; i >= 0; i-- {
-			switch in := b.Instrs[i].(type) {
-			case *ssa.Store:
-				if f.cellOf(in.Addr) == c {
-					t = t.join(f.taintOf(in.Val))
-					return
-				}
-			case *ssa.Alloc:
-				if in == c {
-					return
-				}
-			case ssa.CallInstruction:
-				if f.cells[c].captured {
-					t = t.join(f.storedOutside(c, fn))
-				}
+	writes, complete := flow.Reaching(instr, func(in ssa.Instruction) bool {
+		switch in := in.(type) {
+		case *ssa.Store:
+			return f.cellOf(in.Addr) == c
+		case *ssa.Alloc:
+			return in == c
+		case ssa.CallInstruction:
+			if f.cells[c].captured {
+				t = t.join(f.storedOutside(c, fn))
 			}
 		}
-		if b == fn.Blocks[0] {
-			if c.Parent() != fn {
-				t = t.join(f.atEntry(c, fn))
-			}
-			return
-		}
-		for _, p := range b.Preds {
-			if !seen[p] {
-				seen[p] = true
-				walk(p, len(p.Instrs))
-			}
+		return false
+	})
+	for _, w := range writes {
+		if st, ok := w.(*ssa.Store); ok {
+			t = t.join(f.taintOf(st.Val))
 		}
 	}
-	walk(instr.Block(), slices.Index(instr.Block().Instrs, instr))
+	if !complete && c.Parent() != fn {
+		t = t.join(f.atEntry(c, fn))
+	}
 	return t
 }
 

@@ -14,7 +14,13 @@ import (
 // zero value), the reaching definitions of a load of it. A path coming
 // back through a loop to a block already searched adds nothing. complete
 // is false when a path from the function's entry has no write: what at
-// reads there was written elsewhere (by a caller, or a closure's maker).
+// reads there was written elsewhere (by a caller, or a closure's maker),
+// and writes are those of the other paths.
+//
+// write is asked of the instructions on the way back from at, latest
+// first, each once, until it says yes on that path: a caller may note
+// what lies between a write and at (a call that may run a closure
+// storing into the variable).
 //
 // Cell answers for a variable assigned once before every load; Reaching
 // answers for one assigned on several paths, or reassigned.
@@ -41,7 +47,7 @@ func Reaching(at ssa.Instruction, write func(ssa.Instruction) bool) (writes []ss
 			return ssax.Prune
 		case len(p.Preds) == 0:
 			complete = false
-			return ssax.Stop
+			return ssax.Prune
 		}
 		return ssax.Expand
 	})

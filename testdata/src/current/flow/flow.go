@@ -167,3 +167,22 @@ func beforeAssigned(ctx context.Context, c client.Client, build func() *corev1.P
 	origin(pod, "Same") // want `origin: load`
 	return f
 }
+
+// A retry closure that fetches the object again only on a later attempt
+// (kubernetes' RetryOnConflict callers in pkg/controller refresh what
+// they captured this way): a load of the captured variable reads the
+// closure's own store on one path and, on the first attempt's, what its
+// maker stored, outside this function. The answer is incomplete and
+// still names the store of the path that has one.
+func reachedInClosure(get func() *corev1.Pod, retry func(func() error) error, log func(string)) {
+	pod := get()
+	_ = retry(func() error {
+		if pod == nil {
+			pod = get()
+		} else {
+			log("retrying")
+		}
+		reaching(pod, "Same") // want `reaching: store call t2, incomplete`
+		return nil
+	})
+}
