@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
@@ -151,7 +152,7 @@ func (s *summariser) export() {
 // the helper makes itself is left out.
 func clientFromArgs(v ssa.Value) bool {
 	for range 12 {
-		switch x := v.(type) {
+		switch x := flow.Origin(v, flow.Conversions|flow.Fields|flow.Loads).(type) {
 		case *ssa.Parameter:
 			return true
 		case *ssa.Call:
@@ -164,19 +165,6 @@ func clientFromArgs(v ssa.Value) bool {
 			default:
 				return false
 			}
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-			v = x.X
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
 		default:
 			return false
 		}
