@@ -83,7 +83,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile of the run to `file` (go tool pprof)")
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile at the end of the run to `file`")
 	fs.StringVar(&o.config, "config", "", "read settings from `file` (default: the first .ctrllint.yml or .ctrllint.yaml in the working directory or above it; \"none\": none)")
-	fs.BoolVar(&o.verbose, "v", false, "print on stderr which configuration file the run read, the analysis limits reached in the packages analysed (not those taken from the result cache) and, at the end, how long each phase of the run took")
+	fs.BoolVar(&o.verbose, "v", false, "print on stderr which configuration file the run read, the analysis limits reached in the packages analysed (kept with their results in the cache) and, at the end, how long each phase of the run took")
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in the baseline `file` (docs/baseline.md)")
 	fs.StringVar(&o.baselineWrite, "baseline-write", "", "record the run's findings in the baseline `file` and exit 0 (docs/baseline.md)")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")

@@ -81,4 +81,17 @@ func TestLimitsVerbose(t *testing.T) {
 	if r.code != exitClean || r.stdout != "" || r.stderr != "" {
 		t.Errorf("without -v: exit %d, stdout %q, stderr %q; want nothing", r.code, r.stdout, r.stderr)
 	}
+
+	// A warm run takes the package's findings from the result cache and
+	// tells the bound its analysis reached as the cold run did.
+	cached := append(env, "CTRLLINT_CACHE="+t.TempDir())
+	for _, run := range []string{"cold", "warm"} {
+		r = runBinary(t, ctrllintBin, dir, cached, "-v", "./...")
+		if r.code != exitClean || !want.MatchString(r.stderr) || strings.Count(r.stderr, "analysis limit") != 1 {
+			t.Errorf("-v, %s cache: exit %d, stderr %q; want exit 0 and one line matching %s", run, r.code, r.stderr, want)
+		}
+	}
+	if !strings.Contains(r.stderr, "from cache") {
+		t.Errorf("the warm run took nothing from the cache: %q", r.stderr)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // Analyze loads the packages and runs the analyzers on them: it lists
@@ -63,7 +64,7 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 				return
 			}
 		}
-		if c.Keyed(p) && c.Put(p, r.Findings, r.parsed) {
+		if c.Keyed(p) && c.Put(p, r.Findings, r.Limits, r.parsed) {
 			stored.Store(true)
 		}
 	})
@@ -75,7 +76,10 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 	}
 	res.Findings = finding.Dedup(append(res.Findings, fresh.Findings...))
 	res.Errors = fresh.Errors
-	res.Limits = fresh.Limits
+	var limits lend.Limits // the cached packages' and the analysed ones'
+	limits.Add(res.Limits...)
+	limits.Add(fresh.Limits...)
+	res.Limits = limits.All()
 	res.addParsed(fresh.parsed)
 	finding.Sort(res.Findings)
 	return res, err

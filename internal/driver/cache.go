@@ -89,8 +89,9 @@ func lookUp(ctx context.Context, cfg *Config, c *resultcache.Cache, res *Result)
 	hits := 0
 	for _, p := range roots {
 		keyedBy[p.ID] = p
-		if fs, hit := c.Get(p); hit {
+		if fs, limits, hit := c.Get(p); hit {
 			res.Findings = append(res.Findings, fs...)
+			res.Limits = append(res.Limits, limits...)
 			res.addParsed(c.Hashes(p))
 			hits++
 		} else if p.PkgPath == fileArgumentsPath {

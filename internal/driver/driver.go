@@ -135,7 +135,8 @@ type Result struct {
 	// Limits are the bounds analyzers reached in the packages analysed
 	// (lend.LimitHit), where a bound rather than the code decided: for a
 	// front end to show when asked. A package whose findings came from
-	// the result cache was not analysed, and tells none.
+	// the result cache tells those its analysis reached; a dependency's,
+	// reached while summarising it, only the run that summarised it.
 	Limits []Limit
 
 	// parsed holds the hash of each file's content as the analyzers saw

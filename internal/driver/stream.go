@@ -112,6 +112,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			cfg.progress.update(func(p *Progress) { p.Analysed++ })
 		}
 		if r := results[i]; analysed != nil && !u.summary && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
+			r.res.Limits = rel.run.Limits.In(u.pkg.PkgPath)
 			analysed(u.pkg, r.res)
 		}
 	})

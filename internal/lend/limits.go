@@ -40,13 +40,26 @@ func LimitHit(pass *analysis.Pass, pos token.Pos, what string) {
 	if run == nil || run.Limits == nil {
 		return
 	}
-	l := Limit{Analyzer: pass.Analyzer.Name, Package: pass.Pkg.Path(), Pos: pass.Fset.PositionFor(pos, false), What: what}
-	run.Limits.mu.Lock()
-	defer run.Limits.mu.Unlock()
-	if run.Limits.seen == nil {
-		run.Limits.seen = make(map[Limit]bool)
+	run.Limits.Add(Limit{Analyzer: pass.Analyzer.Name, Package: pass.Pkg.Path(), Pos: pass.Fset.PositionFor(pos, false), What: what})
+}
+
+// Add notes limits, each once however often it is added.
+func (ls *Limits) Add(limits ...Limit) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.seen == nil {
+		ls.seen = make(map[Limit]bool)
 	}
-	run.Limits.seen[l] = true
+	for _, l := range limits {
+		ls.seen[l] = true
+	}
+}
+
+// In returns the limits noted in the package with the given import path,
+// in All's order: what the result cache keeps with that package's
+// findings.
+func (ls *Limits) In(pkgPath string) []Limit {
+	return slices.DeleteFunc(ls.All(), func(l Limit) bool { return l.Package != pkgPath })
 }
 
 // All returns the limits noted, by package, position and analyzer.

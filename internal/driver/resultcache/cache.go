@@ -38,6 +38,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/internal/driver/load"
 	"github.com/ctrllint/ctrllint/internal/finding"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // A Cache is one run's view of the cache directory. Its methods may be
@@ -65,6 +66,9 @@ func (e goEnv) places() load.Places { return load.Places{GOROOT: e.GOROOT, GOMOD
 // entry is what is stored for one root package.
 type entry struct {
 	Findings []finding.Finding
+	// Limits are the bounds reached while analysing the package: a warm
+	// run's -v tells them as the cold run's did.
+	Limits []lend.Limit
 }
 
 // Options say where the cache is and what every key of a run shares.
@@ -90,7 +94,7 @@ func Open(ctx context.Context, opts *Options, start time.Time) (*Cache, error) {
 		return nil, err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "ctrllint result cache v3\ntool %s\n", tool)
+	fmt.Fprintf(h, "ctrllint result cache v4\ntool %s\n", tool)
 	envJSON, _ := json.Marshal(env)
 	fmt.Fprintf(h, "env %s\ntags %q\ntests %v\n", envJSON, opts.Load.Tags, opts.Load.Tests)
 	// This process's own GODEBUG changes how go/types checks (gotypesalias
@@ -165,23 +169,24 @@ func (rc *Cache) Keyed(p *packages.Package) bool {
 // for code that no longer has them, or print nothing for code that does.
 // So the root's files must hash as they did when parsed, and no file the
 // key covers may have been modified since the run began.
-func (rc *Cache) Put(p *packages.Package, findings []finding.Finding, parsed map[string]load.FileHash) bool {
+func (rc *Cache) Put(p *packages.Package, findings []finding.Finding, limits []lend.Limit, parsed map[string]load.FileHash) bool {
 	rc.mu.Lock()
 	ok := !rc.broken(p) && rc.parsedAsKeyed(p, parsed) && rc.unchanged(p)
 	rc.mu.Unlock()
 	if !ok {
 		return false
 	}
-	rc.put(p, entry{Findings: findings})
+	rc.put(p, entry{Findings: findings, Limits: limits})
 	return true
 }
 
-// Get returns p's findings, keyed already, if an entry holds them. One
-// that is missing, or fails its integrity check (decodeEntry), is a miss:
-// the package is analysed again and the entry rewritten.
-func (rc *Cache) Get(p *packages.Package) ([]finding.Finding, bool) {
+// Get returns p's findings and the analysis limits reached in it, keyed
+// already, if an entry holds them. One that is missing, or fails its
+// integrity check (decodeEntry), is a miss: the package is analysed again
+// and the entry rewritten.
+func (rc *Cache) Get(p *packages.Package) ([]finding.Finding, []lend.Limit, bool) {
 	e, ok := rc.get(p)
-	return e.Findings, ok
+	return e.Findings, e.Limits, ok
 }
 
 // Hashes returns the hash of each Go file of p, keyed already, that its
