@@ -17,7 +17,8 @@ import (
 
 // probe reports, at each call of origins, origin, uses or reaching in the fixture,
 // what flow finds for the call's first argument under the policy its
-// second names.
+// second names; at a call of variadic, what flow.Variadic finds its
+// final argument holds.
 var probe = &analysis.Analyzer{
 	Name:     "flowprobe",
 	Doc:      "test probe for flow",
@@ -36,6 +37,18 @@ var probe = &analysis.Analyzer{
 					}
 					callee := call.Call.StaticCallee()
 					if callee == nil || callee.Pkg != res.Pkg {
+						continue
+					}
+					if callee.Name() == "variadic" {
+						vs, ok := flow.Variadic(call.Call.Args[1])
+						var got []string
+						for _, v := range vs {
+							got = append(got, describe(flow.Origin(v, flow.Conversions)))
+						}
+						if !ok {
+							got = append(got, "unknown")
+						}
+						pass.Reportf(call.Pos(), "variadic: %s", strings.Join(got, ", "))
 						continue
 					}
 					arg := call.Call.Args[0]

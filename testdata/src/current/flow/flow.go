@@ -186,3 +186,15 @@ func reachedInClosure(get func() *corev1.Pod, retry func(func() error) error, lo
 		return nil
 	})
 }
+
+func variadic(msg string, keysAndValues ...any) {}
+
+// The key-value pairs of a logger's call (klog.InfoS and logr's Info in
+// kubernetes pkg/controller and controller-runtime reconcilers): listed
+// at the call site, they are known in order; none is nil; a slice the
+// caller built elsewhere and spreads is not known.
+func variadics(pod *corev1.Pod, err error, kv []any) {
+	variadic("syncing", "pod", pod, "err", err) // want `variadic: const, param pod, const, param err`
+	variadic("synced")                          // want `variadic: $`
+	variadic("spread", kv...)                   // want `variadic: unknown`
+}
