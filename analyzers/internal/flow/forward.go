@@ -127,8 +127,9 @@ func Uses(v ssa.Value, p Policy, visit func(use ssa.Instruction, of ssa.Value) b
 
 // Result returns the Extract of element i of a tuple-valued v (a call with
 // several results, a comma-ok lookup or receive), nil when no instruction
-// extracts it: the result is dropped. An analyzer follows an object's Get
-// or a queue's key from here.
+// extracts it: a call whose results are all ignored. (SSA extracts an
+// element assigned to _ too.) An analyzer follows an object's Get or a
+// queue's key from here.
 func Result(v ssa.Value, i int) *ssa.Extract {
 	refs := v.Referrers()
 	if refs == nil {
