@@ -3,6 +3,7 @@ package clientperreconcile
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -202,7 +203,8 @@ func (c *checker) stable(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.
 // a value made off the per-event path (the constructor's &Controller{}).
 // One made on the path (`tmp := &Reconciler{cfg: remote}`) is not.
 func (c *checker) theController(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
-	switch x := v.(type) {
+	// A load is a captured variable's value: the variable is the controller.
+	switch x := flow.Origin(v, flow.Loads).(type) {
 	case *ssa.Parameter:
 		if len(c.callers[fn]) == 0 {
 			return true
@@ -211,10 +213,7 @@ func (c *checker) theController(fn *ssa.Function, v ssa.Value, depth int, seen m
 	case *ssa.FreeVar:
 		return c.fromClosure(fn, x, depth, seen)
 	case *ssa.UnOp:
-		if x.Op == token.MUL {
-			return c.theController(fn, x.X, depth, seen) // a captured variable's value
-		}
-		return false
+		return false // a receive
 	case ssa.Instruction:
 		return !c.onPath(x.Parent())
 	}
@@ -235,12 +234,7 @@ func (c *checker) isController(t types.Type) bool {
 // fromCallers: a parameter is the controller's own when every static call
 // of fn in the package passes the controller's own (and there is one).
 func (c *checker) fromCallers(fn *ssa.Function, p *ssa.Parameter, depth int, seen map[ssa.Value]bool) bool {
-	i := -1
-	for j, q := range fn.Params {
-		if q == p {
-			i = j
-		}
-	}
+	i := slices.Index(fn.Params, p)
 	calls := c.callers[fn]
 	if i < 0 || len(calls) == 0 {
 		return false // called through a value or from another package
