@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -27,46 +28,32 @@ func (c *checker) kept(fn *ssa.Function, v ssa.Value, depth int) bool {
 		}
 		return false
 	}
-	refs := v.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, ref := range *refs {
-		switch r := ref.(type) {
-		case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface, *ssa.Phi:
-			if c.kept(fn, r.(ssa.Value), depth+1) {
-				return true
-			}
-		case *ssa.Store:
-			if r.Val != v {
-				continue
-			}
-			if local := localStruct(r.Addr); local != nil {
-				// Held in a local struct: kept if the struct is.
-				if c.kept(fn, local, depth+1) {
-					return true
-				}
-				continue
-			}
-			if isFieldPath(r.Addr) && guarded(r) {
-				return true
-			}
-		case *ssa.MapUpdate:
-			if r.Value == v {
-				return true // a client per key: a cache
-			}
-		case *ssa.Call:
-			if storesInCache(&r.Call, v) {
-				return true
-			}
-			if c.keptThrough(r, v, depth) {
-				return true
-			}
-		case *ssa.Return:
-			if c.keptByCallers(fn, r, v, depth) {
-				return true
-			}
+	// Its conversions and φs are the same client: what keeps one keeps it.
+	found := false
+	flow.Uses(v, flow.Conversions|flow.Phis, func(use ssa.Instruction, of ssa.Value) bool {
+		found = c.keeps(fn, use, of, depth)
+		return !found
+	})
+	return found
+}
+
+// keeps reports whether one use of v keeps it: see kept.
+func (c *checker) keeps(fn *ssa.Function, use ssa.Instruction, v ssa.Value, depth int) bool {
+	switch r := use.(type) {
+	case *ssa.Store:
+		if r.Val != v {
+			return false
 		}
+		if local := localStruct(r.Addr); local != nil {
+			return c.kept(fn, local, depth+1) // held in a local struct: kept if the struct is
+		}
+		return isFieldPath(r.Addr) && guarded(r)
+	case *ssa.MapUpdate:
+		return r.Value == v // a client per key: a cache
+	case *ssa.Call:
+		return storesInCache(&r.Call, v) || c.keptThrough(r, v, depth)
+	case *ssa.Return:
+		return c.keptByCallers(fn, r, v, depth)
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package clientperreconcile
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -28,13 +29,20 @@ func (c *checker) own(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Val
 	if c.isController(v.Type()) {
 		return c.theController(fn, v, depth, seen) // a field's owner, handed on
 	}
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index != 0 {
+		return false // the config or client is a call's first result
+	}
+	// The same value under another type, the call an extract is of, or
+	// every value a φ merges: each must be the controller's own.
+	if preds := flow.Preds(v, flow.Conversions|flow.Phis|flow.Extracts); len(preds) > 0 {
+		for _, p := range preds {
+			if !c.own(fn, p, depth, seen) {
+				return false
+			}
+		}
+		return true
+	}
 	switch v := v.(type) {
-	case *ssa.MakeInterface:
-		return c.own(fn, v.X, depth, seen)
-	case *ssa.ChangeType:
-		return c.own(fn, v.X, depth, seen)
-	case *ssa.ChangeInterface:
-		return c.own(fn, v.X, depth, seen)
 	case *ssa.UnOp:
 		if v.Op != token.MUL {
 			return false
@@ -49,16 +57,6 @@ func (c *checker) own(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Val
 		return true
 	case *ssa.Alloc:
 		return c.ownLocal(fn, v, depth, seen)
-	case *ssa.Phi:
-		for _, e := range v.Edges {
-			if !c.own(fn, e, depth, seen) {
-				return false
-			}
-		}
-		return len(v.Edges) > 0
-	case *ssa.Extract:
-		call, ok := v.Tuple.(*ssa.Call)
-		return ok && v.Index == 0 && c.ownCall(fn, call, depth, seen)
 	case *ssa.Call:
 		return c.ownCall(fn, v, depth, seen)
 	case *ssa.Parameter, *ssa.FreeVar:
@@ -181,30 +179,21 @@ func isFieldPath(addr ssa.Value) bool {
 // a value of a controller type, at a package variable, or at a parameter
 // every caller in the package passes such a value to.
 func (c *checker) stable(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
-	for {
-		if c.isController(v.Type()) {
-			return c.theController(fn, v, depth, seen)
+	for x := range flow.Chain(v, flow.Fields|flow.Loads) {
+		if c.isController(x.Type()) {
+			return c.theController(fn, x, depth, seen)
 		}
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-			v = x.X
-		case *ssa.Global:
-			return true
-		case *ssa.Parameter:
-			return c.fromCallers(fn, x, depth, seen)
-		case *ssa.FreeVar:
-			return c.fromClosure(fn, x, depth, seen)
-		default:
-			return false
-		}
+		v = x
 	}
+	switch x := v.(type) {
+	case *ssa.Global:
+		return true
+	case *ssa.Parameter:
+		return c.fromCallers(fn, x, depth, seen)
+	case *ssa.FreeVar:
+		return c.fromClosure(fn, x, depth, seen)
+	}
+	return false
 }
 
 // theController reports whether v, a value of a controller type, is the
@@ -214,7 +203,8 @@ func (c *checker) stable(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.
 // a value made off the per-event path (the constructor's &Controller{}).
 // One made on the path (`tmp := &Reconciler{cfg: remote}`) is not.
 func (c *checker) theController(fn *ssa.Function, v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
-	switch x := v.(type) {
+	// A load is a captured variable's value: the variable is the controller.
+	switch x := flow.Origin(v, flow.Loads).(type) {
 	case *ssa.Parameter:
 		if len(c.callers[fn]) == 0 {
 			return true
@@ -223,10 +213,7 @@ func (c *checker) theController(fn *ssa.Function, v ssa.Value, depth int, seen m
 	case *ssa.FreeVar:
 		return c.fromClosure(fn, x, depth, seen)
 	case *ssa.UnOp:
-		if x.Op == token.MUL {
-			return c.theController(fn, x.X, depth, seen) // a captured variable's value
-		}
-		return false
+		return false // a receive
 	case ssa.Instruction:
 		return !c.onPath(x.Parent())
 	}
@@ -247,12 +234,7 @@ func (c *checker) isController(t types.Type) bool {
 // fromCallers: a parameter is the controller's own when every static call
 // of fn in the package passes the controller's own (and there is one).
 func (c *checker) fromCallers(fn *ssa.Function, p *ssa.Parameter, depth int, seen map[ssa.Value]bool) bool {
-	i := -1
-	for j, q := range fn.Params {
-		if q == p {
-			i = j
-		}
-	}
+	i := slices.Index(fn.Params, p)
 	calls := c.callers[fn]
 	if i < 0 || len(calls) == 0 {
 		return false // called through a value or from another package

@@ -51,25 +51,18 @@ func escapes(alloc *ssa.Alloc, mc *ssa.MakeClosure) bool {
 				return true // &obj stored away
 			}
 		case *ssa.MakeClosure:
-			if ref == mc {
-				continue
-			}
-			fn, _ := ref.Fn.(*ssa.Function)
-			if fn == nil {
-				return true
-			}
-			for i, b := range ref.Bindings {
-				if b != alloc || i >= len(fn.FreeVars) {
-					continue
-				}
-				for _, use := range *fn.FreeVars[i].Referrers() {
-					if st, ok := use.(*ssa.Store); ok && st.Addr == fn.FreeVars[i] {
-						return true
-					}
-				}
-			}
 		default:
 			return true // &obj handed on
+		}
+	}
+	for _, fv := range flow.Succs(alloc, flow.FreeVars) {
+		if fv.Parent() == mc.Fn {
+			continue
+		}
+		for _, use := range *fv.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == fv {
+				return true
+			}
 		}
 	}
 	return false

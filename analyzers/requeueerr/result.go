@@ -49,30 +49,40 @@ func (c *checker) requeue(v ssa.Value) string {
 // (held in a local variable, possibly assigned field by field), a
 // package-level variable, or a merge of those.
 func (c *checker) resultField(v ssa.Value, field string, seen map[ssa.Value]bool) level {
-	if seen[v] {
-		return none
-	}
-	seen[v] = true
-	switch v := v.(type) {
-	case *ssa.Const:
-		return zero // Result{}
-	case *ssa.Phi:
-		l := none
-		for _, e := range v.Edges {
-			l = join(l, c.resultField(e, field, seen))
+	return joined(v, func(v ssa.Value) level {
+		if seen[v] {
+			return none
 		}
-		return l
-	case *ssa.UnOp:
-		switch x := v.X.(type) {
-		case *ssa.Alloc:
-			return c.localField(x, v, field, seen)
-		case *ssa.Global:
-			return c.globalField(x, field, seen)
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Const:
+			return zero // Result{}
+		case *ssa.UnOp:
+			switch x := v.X.(type) {
+			case *ssa.Alloc:
+				return c.localField(x, v, field, seen)
+			case *ssa.Global:
+				return c.globalField(x, field, seen)
+			}
+		case *ssa.Call:
+			return c.madeField(v, field, seen)
 		}
-	case *ssa.Call:
-		return c.madeField(v, field, seen)
+		return unknown // another function's Result, a parameter, a struct field
+	})
+}
+
+// joined is the join of the levels of the values v merges through φs: a
+// value a loop brings back is no other path.
+func joined(v ssa.Value, of func(ssa.Value) level) level {
+	origins, ok := flow.Origins(v, flow.Phis)
+	if !ok {
+		return unknown
 	}
-	return unknown // another function's Result, a parameter, a struct field
+	l := none
+	for _, o := range origins {
+		l = join(l, of(o))
+	}
+	return l
 }
 
 // madeField is the level of a field of the Result a function of the
@@ -128,7 +138,7 @@ func (c *checker) localField(alloc *ssa.Alloc, load ssa.Instruction, field strin
 			if w.Addr == alloc {
 				l = join(l, c.resultField(w.Val, field, seen))
 			} else {
-				l = join(l, scalar(w.Val, field, map[ssa.Value]bool{}))
+				l = join(l, scalar(w.Val, field))
 			}
 		}
 	}
@@ -161,41 +171,29 @@ func (c *checker) globalField(g *ssa.Global, field string, seen map[ssa.Value]bo
 // Result (`res, err := r.helper(); ... RequeueAfter: res.RequeueAfter`).
 // A Requeue computed at run time is often false on the error path:
 // unknown.
-func scalar(v ssa.Value, field string, seen map[ssa.Value]bool) level {
-	if seen[v] {
-		return none
-	}
-	seen[v] = true
-	switch v := v.(type) {
-	case *ssa.Const:
-		if v.Value == nil {
+func scalar(v ssa.Value, field string) level {
+	return joined(v, func(v ssa.Value) level {
+		if k, ok := v.(*ssa.Const); ok {
+			if k.Value == nil {
+				return zero
+			}
+			switch k.Value.Kind() {
+			case constant.Bool:
+				if constant.BoolVal(k.Value) {
+					return set
+				}
+			case constant.Int:
+				if constant.Sign(k.Value) > 0 {
+					return set
+				}
+			}
 			return zero
 		}
-		switch v.Value.Kind() {
-		case constant.Bool:
-			if constant.BoolVal(v.Value) {
-				return set
-			}
-		case constant.Int:
-			if constant.Sign(v.Value) > 0 {
-				return set
-			}
+		if fromCallResults(v) || field == "Requeue" {
+			return unknown
 		}
-		return zero
-	case *ssa.Phi:
-		l := none
-		for _, e := range v.Edges {
-			l = join(l, scalar(e, field, seen))
-		}
-		return l
-	}
-	if fromCallResults(v) {
-		return unknown
-	}
-	if field == "Requeue" {
-		return unknown
-	}
-	return runtime
+		return runtime
+	})
 }
 
 // fromCallResults reports whether v is one of several results of a call,
