@@ -229,7 +229,7 @@ func (c *checker) unstructuredMapTouched(fa *ssa.FieldAddr) bool {
 				if !strings.HasPrefix(fn.Name(), "SetNested") && fn.Name() != "RemoveNestedField" {
 					return true
 				}
-				fields := varargs(r.Common().Args[len(r.Common().Args)-1])
+				fields, _ := flow.Variadic(r.Common().Args[len(r.Common().Args)-1])
 				if len(fields) == 0 {
 					return true
 				}

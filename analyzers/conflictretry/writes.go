@@ -122,38 +122,13 @@ func lockedBase(patch ssa.Value) (ssa.Value, bool) {
 	if len(args) != 2 {
 		return nil, false
 	}
-	for _, opt := range varargs(args[1]) {
+	opts, _ := flow.Variadic(args[1])
+	for _, opt := range opts {
 		if kube.Is(flow.Origin(opt, flow.Conversions).Type(), kube.CRClientPkg, "MergeFromWithOptimisticLock") {
 			return args[0], true
 		}
 	}
 	return nil, false
-}
-
-// varargs returns the values stored into the array a variadic argument
-// slices.
-func varargs(v ssa.Value) []ssa.Value {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	var out []ssa.Value
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, r := range *ia.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
-				out = append(out, st.Val)
-			}
-		}
-	}
-	return out
 }
 
 // statusWriter reports whether a controller-runtime SubResourceWriter is

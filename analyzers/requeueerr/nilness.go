@@ -88,7 +88,8 @@ func (c *checker) made(v ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, see
 // []error{...}, or the variadic arguments of errors.Join) holds a
 // provably non-nil error.
 func (c *checker) anyProven(slice ssa.Value, b *ssa.BasicBlock, assumed *ssa.FreeVar, seen map[ssa.Value]bool) bool {
-	return anyElem(slice, func(e ssa.Value) bool { return c.proven(e, b, assumed, seen) })
+	elems, _ := flow.Variadic(slice)
+	return slices.ContainsFunc(elems, func(e ssa.Value) bool { return c.proven(e, b, assumed, seen) })
 }
 
 // sentinel reports whether a package-level error variable is never nil: in
@@ -224,30 +225,8 @@ func terminal(v ssa.Value) bool {
 		return terminal(call.Call.Args[0])
 	}
 	if kube.IsFunc(fn, "fmt", "Errorf") && len(call.Call.Args) == 2 {
-		return anyElem(call.Call.Args[1], terminal)
-	}
-	return false
-}
-
-// anyElem reports whether an element stored into a slice literal
-// satisfies pred.
-func anyElem(slice ssa.Value, pred func(ssa.Value) bool) bool {
-	s, ok := slice.(*ssa.Slice)
-	if !ok {
-		return false
-	}
-	arr, ok := s.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *arr.Referrers() {
-		if ia, ok := ref.(*ssa.IndexAddr); ok {
-			for _, use := range *ia.Referrers() {
-				if st, ok := use.(*ssa.Store); ok && st.Addr == ia && pred(st.Val) {
-					return true
-				}
-			}
-		}
+		operands, _ := flow.Variadic(call.Call.Args[1])
+		return slices.ContainsFunc(operands, terminal)
 	}
 	return false
 }
