@@ -21,12 +21,8 @@ func (c *checker) kept(fn *ssa.Function, v ssa.Value, depth int) bool {
 		return false
 	}
 	if call, ok := v.(*ssa.Call); ok && call.Call.Signature().Results().Len() > 1 {
-		for _, ref := range *call.Referrers() {
-			if ex, ok := ref.(*ssa.Extract); ok && ex.Index == 0 && c.kept(fn, ex, depth) {
-				return true
-			}
-		}
-		return false
+		client := flow.Result(call, 0)
+		return client != nil && c.kept(fn, client, depth)
 	}
 	// Its conversions and φs are the same client: what keeps one keeps it.
 	found := false
@@ -127,10 +123,8 @@ func (c *checker) keptByCallers(fn *ssa.Function, ret *ssa.Return, v ssa.Value, 
 			}
 			continue
 		}
-		for _, ref := range *value.Referrers() {
-			if ex, ok := ref.(*ssa.Extract); ok && ex.Index == i && c.kept(call.Parent(), ex, depth+1) {
-				return true
-			}
+		if r := flow.Result(value, i); r != nil && c.kept(call.Parent(), r, depth+1) {
+			return true
 		}
 	}
 	return false

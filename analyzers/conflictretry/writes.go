@@ -62,7 +62,7 @@ func clientWrite(call *ssa.Call) (write, bool) {
 			return write{}, false
 		}
 		w.obj = args[1]
-		w.err = resultErr(call, 1)
+		w.err = flow.Result(call, 1)
 	case fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg:
 		if fn.Name() != "Update" && fn.Name() != "Patch" || len(args) < 2 {
 			return write{}, false
@@ -98,16 +98,6 @@ func clientWrite(call *ssa.Call) (write, bool) {
 		w.pos = common.Pos()
 	}
 	return w, true
-}
-
-// resultErr is result i of a call returning a tuple (its error), or nil.
-func resultErr(call *ssa.Call, i int) ssa.Value {
-	for _, ref := range *call.Referrers() {
-		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == i {
-			return ex
-		}
-	}
-	return nil
 }
 
 // lockedBase returns the base of a patch made by
@@ -203,7 +193,7 @@ func helperErr(call *ssa.Call) ssa.Value {
 	if res.Len() == 1 {
 		return call
 	}
-	return resultErr(call, res.Len()-1)
+	return flow.Result(call, res.Len()-1)
 }
 
 // writerSummary says which parameters fn writes without reading them

@@ -49,19 +49,10 @@ func readResults(r read) (obj, err ssa.Value) {
 		}
 		return obj, v
 	}
-	for _, ref := range *v.Referrers() {
-		if x, ok := ref.(*ssa.Extract); ok {
-			switch x.Index {
-			case 0:
-				if len(*x.Referrers()) > 0 {
-					obj = x
-				}
-			case 1:
-				err = x
-			}
-		}
+	if x := flow.Result(v, 0); x != nil && len(*x.Referrers()) > 0 {
+		obj = x
 	}
-	return obj, err
+	return obj, flow.Result(v, 1)
 }
 
 func existenceProbe(fn *ssa.Function, r read, obj, err ssa.Value) bool {

@@ -129,8 +129,10 @@ func Uses(v ssa.Value, p Policy, visit func(use ssa.Instruction, of ssa.Value) b
 // several results, a comma-ok lookup or receive), nil when no instruction
 // extracts it: a call whose results are all ignored. (SSA extracts an
 // element assigned to _ too.) An analyzer follows an object's Get or a
-// queue's key from here.
-func Result(v ssa.Value, i int) *ssa.Extract {
+// queue's key from here. The Extract is returned as a Value, nil when
+// there is none, so that it can stand where a missing result is a nil
+// Value.
+func Result(v ssa.Value, i int) ssa.Value {
 	refs := v.Referrers()
 	if refs == nil {
 		return nil

@@ -39,13 +39,13 @@ func sync(m map[string]bool) string {
 		t.Fatalf("sync has %d calls and lookup %v, want 2 and one", len(calls), lookup)
 	}
 	call, ignored := calls[0], calls[1]
-	if x := flow.Result(call, 0); x == nil || x.Tuple != call || x.Index != 0 {
+	if x, _ := flow.Result(call, 0).(*ssa.Extract); x == nil || x.Tuple != call || x.Index != 0 {
 		t.Errorf("Result(get, 0) = %v, want the extract of the object", x)
 	}
 	if x := flow.Result(ignored, 0); x != nil {
 		t.Errorf("Result(get(\"b\"), 0) = %v, want nil: the results are ignored", x)
 	}
-	if x := flow.Result(lookup, 1); x == nil || x.Index != 1 {
+	if x, _ := flow.Result(lookup, 1).(*ssa.Extract); x == nil || x.Index != 1 {
 		t.Errorf("Result(lookup, 1) = %v, want the extract of ok", x)
 	}
 	if x := flow.Result(call, 2); x != nil {
