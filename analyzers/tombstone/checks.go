@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	dataflow "github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -265,9 +266,12 @@ func (c *checker) checkNilUse(f *flow, instr ssa.Instruction, st state, o origin
 			return
 		}
 		for _, arg := range common.Args {
-			if mi, ok := arg.(*ssa.MakeInterface); ok && f.tracked(mi.X, st) && kube.IsPointer(mi.X.Type()) {
-				c.report(instr.Pos(), nil, "%s.%s panics on %s%s", fn.Pkg().Name(), fn.Name(), c.nilSubject(kind, mi.X.Type()), c.nilAdvice(kind, o))
-				return
+			// The key functions take an interface: the pointer is converted.
+			for _, x := range dataflow.Preds(arg, dataflow.Conversions) {
+				if f.tracked(x, st) && kube.IsPointer(x.Type()) {
+					c.report(instr.Pos(), nil, "%s.%s panics on %s%s", fn.Pkg().Name(), fn.Name(), c.nilSubject(kind, x.Type()), c.nilAdvice(kind, o))
+					return
+				}
 			}
 		}
 		return
