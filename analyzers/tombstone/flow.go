@@ -3,6 +3,7 @@ package tombstone
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -75,7 +76,7 @@ func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
 		Edge: func(b *ssa.BasicBlock, i int, out state) state {
 			f.clean(b, i, out)
 			s := b.Succs[i]
-			pred := predIndex(s, b)
+			pred := slices.Index(s.Preds, b)
 			for _, instr := range s.Instrs {
 				phi, ok := instr.(*ssa.Phi)
 				if !ok {
@@ -100,15 +101,6 @@ func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
 		},
 	}.Solve(fn)
 	return f
-}
-
-func predIndex(b, pred *ssa.BasicBlock) int {
-	for i, p := range b.Preds {
-		if p == pred {
-			return i
-		}
-	}
-	return -1
 }
 
 // walk calls visit for every instruction of every block the flow reached,
