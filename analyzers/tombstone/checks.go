@@ -78,11 +78,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
 	var from *ssa.BasicBlock
 	okUsed := false
-	for _, ref := range *ta.Referrers() {
-		ext, isExt := ref.(*ssa.Extract)
-		if !isExt || ext.Index != 1 {
-			continue
-		}
+	if ext := extract(ta, 1); ext != nil {
 		for _, use := range *ext.Referrers() {
 			okUsed = true
 			switch use := use.(type) {

@@ -116,12 +116,7 @@ func assertedDrop(fn *ssa.Function, ta *ssa.TypeAssert) (drop, failure) {
 	if objType == nil || !kube.IsObjectType(ta.AssertedType) {
 		return drop{}, "asserts to something other than an API object"
 	}
-	var obj ssa.Value
-	for _, ref := range *ta.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-			obj = ext
-		}
-	}
+	obj := extract(ta, 0)
 	if obj == nil {
 		return drop{}, "the asserted object is not used"
 	}
@@ -272,10 +267,8 @@ func keyCall(call *ssa.Call, objs, keys map[ssa.Value]bool) bool {
 
 // markKeys adds the first result of call to keys.
 func markKeys(call *ssa.Call, keys map[ssa.Value]bool) {
-	for _, ref := range *call.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-			keys[ext] = true
-		}
+	if ext := extract(call, 0); ext != nil {
+		keys[ext] = true
 	}
 	if _, tuple := call.Type().(*types.Tuple); !tuple {
 		keys[call] = true // ObjectToName
@@ -680,24 +673,34 @@ func parsedFromKey(v ssa.Value, keys map[ssa.Value]bool) bool {
 // notFoundBranch returns the block entered when the read's error is
 // NotFound (`if apierrors.IsNotFound(err)`), or nil.
 func notFoundBranch(read *ssa.Call) *ssa.BasicBlock {
-	for _, ref := range *read.Referrers() {
-		ext, ok := ref.(*ssa.Extract)
-		if !ok || ext.Index != 1 {
+	ext := extract(read, 1)
+	if ext == nil {
+		return nil
+	}
+	for _, use := range *ext.Referrers() {
+		test, ok := use.(*ssa.Call)
+		if !ok || !kube.IsFunc(ssax.Callee(test.Common()), kube.APIErrorsPkg, "IsNotFound") {
 			continue
 		}
-		for _, use := range *ext.Referrers() {
-			test, ok := use.(*ssa.Call)
-			if !ok || !kube.IsFunc(ssax.Callee(test.Common()), kube.APIErrorsPkg, "IsNotFound") {
-				continue
-			}
-			for _, u := range *test.Referrers() {
-				if iff, ok := u.(*ssa.If); ok && iff.Cond == test {
-					return iff.Block().Succs[0]
-				}
+		for _, u := range *test.Referrers() {
+			if iff, ok := u.(*ssa.If); ok && iff.Cond == test {
+				return iff.Block().Succs[0]
 			}
 		}
 	}
 	return nil
+}
+
+// extract is the Extract of element i of tuple, or nil: the builder makes
+// one for each element the code uses.
+func extract(tuple ssa.Value, i int) *ssa.Extract {
+	var ext *ssa.Extract
+	for _, ref := range *tuple.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok && e.Index == i {
+			ext = e
+		}
+	}
+	return ext
 }
 
 // inertBefore reports whether nothing but reporting, key parsing and lister

@@ -111,11 +111,9 @@ func (e *workerEnv) origin(v ssa.Value) held {
 	case *ssa.FreeVar:
 		return e.freeOrigin(v)
 	case *ssa.UnOp:
-		switch x := v.X.(type) {
-		case *ssa.FreeVar:
-			return e.freeOrigin(x) // a load from a captured variable's cell
-		case *ssa.Alloc:
-			return e.cellOrigin(x)
+		switch v.X.(type) {
+		case *ssa.FreeVar, *ssa.Alloc:
+			return e.binding(v.X) // a load from a captured variable's cell
 		}
 	}
 	return held{}
@@ -149,11 +147,8 @@ func (e *workerEnv) cellOrigin(cell *ssa.Alloc) held {
 
 // binding is the origin of a value bound to a closure: a cell, or a value.
 func (e *workerEnv) binding(v ssa.Value) held {
-	switch b := v.(type) {
-	case *ssa.Alloc:
-		return e.cellOrigin(b)
-	case *ssa.FreeVar:
-		return e.freeOrigin(b)
+	if cell, ok := v.(*ssa.Alloc); ok {
+		return e.cellOrigin(cell)
 	}
 	return e.origin(v)
 }
@@ -202,13 +197,7 @@ func (w *workerWalk) visit(e *workerEnv, depth int) bool {
 					return false
 				}
 				w.gets++
-				var key ssa.Value
-				for _, ref := range *get.Referrers() {
-					if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-						key = ext
-					}
-				}
-				if key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
+				if key := extract(get, 0); key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
 					return false
 				}
 				continue
