@@ -276,14 +276,7 @@ func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
 		if !ok || fieldName(alloc.Type().Underlying().(*types.Pointer).Elem(), fa.Field) != "Obj" {
 			return nil, false
 		}
-		for _, ref := range *alloc.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
-				if base != nil {
-					return nil, false // stored more than once: which value is it?
-				}
-				base = st.Val
-			}
-		}
+		base = storedOnce(alloc)
 	default:
 		return nil, false
 	}
@@ -296,6 +289,21 @@ func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
 		return nil, false
 	}
 	return ta.X, true
+}
+
+// storedOnce is the value stored into alloc when it is stored into once,
+// or nil: stored twice, which value it holds depends on the path.
+func storedOnce(alloc *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
 }
 
 // nilComparand returns the operand compared with nil, or nil.

@@ -126,29 +126,14 @@ func (e *workerEnv) freeOrigin(fv *ssa.FreeVar) held {
 	return e.maker.binding(dataflow.Binding(fv))
 }
 
-// cellOrigin is what a local cell holds when one value is ever stored to
-// it (a captured parameter, spilled on entry).
-func (e *workerEnv) cellOrigin(cell *ssa.Alloc) held {
-	var stored held
-	for _, ref := range *cell.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != cell {
-			continue
-		}
-		if stored.ok {
-			return held{} // stored twice
-		}
-		if stored = e.origin(st.Val); !stored.ok {
-			return held{}
-		}
-	}
-	return stored
-}
-
-// binding is the origin of a value bound to a closure: a cell, or a value.
+// binding is the origin of a value bound to a closure: a value, or a cell
+// holding the one value ever stored to it (a captured parameter, spilled
+// on entry).
 func (e *workerEnv) binding(v ssa.Value) held {
 	if cell, ok := v.(*ssa.Alloc); ok {
-		return e.cellOrigin(cell)
+		if v = storedOnce(cell); v == nil {
+			return held{}
+		}
 	}
 	return e.origin(v)
 }
