@@ -291,8 +291,9 @@ func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
 	return ta.X, true
 }
 
-// storedOnce is the value stored into alloc when it is stored into once,
-// or nil: stored twice, which value it holds depends on the path.
+// storedOnce is the value stored into alloc when it is stored into once;
+// nil when never, or when twice: which value it holds then depends on the
+// path.
 func storedOnce(alloc *ssa.Alloc) ssa.Value {
 	var val ssa.Value
 	for _, ref := range *alloc.Referrers() {
