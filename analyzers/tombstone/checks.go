@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	dataflow "github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -77,11 +78,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
 	var from *ssa.BasicBlock
 	okUsed := false
-	for _, ref := range *ta.Referrers() {
-		ext, isExt := ref.(*ssa.Extract)
-		if !isExt || ext.Index != 1 {
-			continue
-		}
+	if ext := extract(ta, 1); ext != nil {
 		for _, use := range *ext.Referrers() {
 			okUsed = true
 			switch use := use.(type) {
@@ -265,9 +262,12 @@ func (c *checker) checkNilUse(f *flow, instr ssa.Instruction, st state, o origin
 			return
 		}
 		for _, arg := range common.Args {
-			if mi, ok := arg.(*ssa.MakeInterface); ok && f.tracked(mi.X, st) && kube.IsPointer(mi.X.Type()) {
-				c.report(instr.Pos(), nil, "%s.%s panics on %s%s", fn.Pkg().Name(), fn.Name(), c.nilSubject(kind, mi.X.Type()), c.nilAdvice(kind, o))
-				return
+			// The key functions take an interface: the pointer is converted.
+			for _, x := range dataflow.Preds(arg, dataflow.Conversions) {
+				if f.tracked(x, st) && kube.IsPointer(x.Type()) {
+					c.report(instr.Pos(), nil, "%s.%s panics on %s%s", fn.Pkg().Name(), fn.Name(), c.nilSubject(kind, x.Type()), c.nilAdvice(kind, o))
+					return
+				}
 			}
 		}
 		return

@@ -3,6 +3,7 @@ package tombstone
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -75,7 +76,7 @@ func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
 		Edge: func(b *ssa.BasicBlock, i int, out state) state {
 			f.clean(b, i, out)
 			s := b.Succs[i]
-			pred := predIndex(s, b)
+			pred := slices.Index(s.Preds, b)
 			for _, instr := range s.Instrs {
 				phi, ok := instr.(*ssa.Phi)
 				if !ok {
@@ -100,15 +101,6 @@ func solve(fn *ssa.Function, m mode, seeds []key, h hooks) *flow {
 		},
 	}.Solve(fn)
 	return f
-}
-
-func predIndex(b, pred *ssa.BasicBlock) int {
-	for i, p := range b.Preds {
-		if p == pred {
-			return i
-		}
-	}
-	return -1
 }
 
 // walk calls visit for every instruction of every block the flow reached,
@@ -284,14 +276,7 @@ func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
 		if !ok || fieldName(alloc.Type().Underlying().(*types.Pointer).Elem(), fa.Field) != "Obj" {
 			return nil, false
 		}
-		for _, ref := range *alloc.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
-				if base != nil {
-					return nil, false // stored more than once: which value is it?
-				}
-				base = st.Val
-			}
-		}
+		base = storedOnce(alloc)
 	default:
 		return nil, false
 	}
@@ -304,6 +289,22 @@ func tombstoneObjOf(v ssa.Value) (ssa.Value, bool) {
 		return nil, false
 	}
 	return ta.X, true
+}
+
+// storedOnce is the value stored into alloc when it is stored into once;
+// nil when never, or when twice: which value it holds then depends on the
+// path.
+func storedOnce(alloc *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
 }
 
 // nilComparand returns the operand compared with nil, or nil.

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	dataflow "github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -115,12 +116,7 @@ func assertedDrop(fn *ssa.Function, ta *ssa.TypeAssert) (drop, failure) {
 	if objType == nil || !kube.IsObjectType(ta.AssertedType) {
 		return drop{}, "asserts to something other than an API object"
 	}
-	var obj ssa.Value
-	for _, ref := range *ta.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-			obj = ext
-		}
-	}
+	obj := extract(ta, 0)
 	if obj == nil {
 		return drop{}, "the asserted object is not used"
 	}
@@ -210,10 +206,10 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (queue
 					return nil, "computes the key of something else"
 				}
 				if _, method, args, ok := keyflow.QueueOp(common); ok {
-					if !strings.HasPrefix(method, "Add") || len(args) == 0 || !keys[ssax.Unconvert(args[0])] {
+					if !strings.HasPrefix(method, "Add") || len(args) == 0 || !keys[dataflow.Origin(args[0], dataflow.Conversions)] {
 						return nil, "calls a queue method other than adding the object's key"
 					}
-					queues[ssax.Unconvert(queueReceiver(common))] = true
+					queues[dataflow.Origin(queueReceiver(common), dataflow.Conversions)] = true
 					continue
 				}
 				if readsObject(common, objs) {
@@ -229,7 +225,7 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (queue
 				}
 				param, found := 0, false
 				for i, arg := range common.Args {
-					if objs[ssax.Unconvert(arg)] {
+					if objs[dataflow.Origin(arg, dataflow.Conversions)] {
 						param, found = i+offset, true
 					}
 				}
@@ -262,7 +258,7 @@ func (c *checker) enqueueOnly(fn *ssa.Function, obj ssa.Value, depth int) (queue
 func keyCall(call *ssa.Call, objs, keys map[ssa.Value]bool) bool {
 	common := call.Common()
 	tf, ok := tombstoneFuncOf(ssax.Callee(common))
-	if !ok || !tf.Handles && tf.Replacement == "" || len(common.Args) != 1 || !objs[ssax.Unconvert(common.Args[0])] {
+	if !ok || !tf.Handles && tf.Replacement == "" || len(common.Args) != 1 || !objs[dataflow.Origin(common.Args[0], dataflow.Conversions)] {
 		return false
 	}
 	markKeys(call, keys)
@@ -271,10 +267,8 @@ func keyCall(call *ssa.Call, objs, keys map[ssa.Value]bool) bool {
 
 // markKeys adds the first result of call to keys.
 func markKeys(call *ssa.Call, keys map[ssa.Value]bool) {
-	for _, ref := range *call.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-			keys[ext] = true
-		}
+	if ext := extract(call, 0); ext != nil {
+		keys[ext] = true
 	}
 	if _, tuple := call.Type().(*types.Tuple); !tuple {
 		keys[call] = true // ObjectToName
@@ -321,7 +315,7 @@ func (c *checker) returnsKey(fn *ssa.Function, param ssa.Value) bool {
 // of objs to, or nil.
 func (c *checker) enqueueHelperQueue(common *ssa.CallCommon, objs map[ssa.Value]bool) ssa.Value {
 	for i, arg := range common.Args {
-		if !objs[ssax.Unconvert(arg)] {
+		if !objs[dataflow.Origin(arg, dataflow.Conversions)] {
 			continue
 		}
 		p, ok := c.helperEffect(common, i)
@@ -332,7 +326,7 @@ func (c *checker) enqueueHelperQueue(common *ssa.CallCommon, objs map[ssa.Value]
 		if q < 0 || q >= len(common.Args) {
 			return nil
 		}
-		return ssax.Unconvert(common.Args[q])
+		return dataflow.Origin(common.Args[q], dataflow.Conversions)
 	}
 	return nil
 }
@@ -348,22 +342,12 @@ func readsObject(common *ssa.CallCommon, objs map[ssa.Value]bool) bool {
 	if obj := fn.Object(); obj == nil || obj.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Get") || !isAPIPackage(obj.Pkg().Path()) {
 		return false
 	}
-	recv := ssax.Unconvert(common.Args[0])
-	for {
+	for recv := range dataflow.Chain(dataflow.Origin(common.Args[0], dataflow.Conversions), dataflow.Fields|dataflow.Loads) {
 		if objs[recv] {
 			return true
 		}
-		switch r := recv.(type) {
-		case *ssa.FieldAddr:
-			recv = r.X
-		case *ssa.UnOp:
-			recv = r.X
-		case *ssa.Field:
-			recv = r.X
-		default:
-			return false
-		}
 	}
+	return false
 }
 
 // isAPIPackage reports whether path holds API types: k8s.io/api and
@@ -667,11 +651,11 @@ func isLister(t types.Type) bool {
 // builtOn reports whether v is `dynamiclister.New(x.GetIndexer(), ...)`
 // with x loaded from field informer.
 func builtOn(v ssa.Value, informer *types.Var) bool {
-	call, ok := ssax.Unconvert(v).(*ssa.Call)
+	call, ok := dataflow.Origin(v, dataflow.Conversions).(*ssa.Call)
 	if !ok || !kube.IsFunc(ssax.Callee(call.Common()), kube.DynamicListerPkg, "New") || len(call.Common().Args) == 0 {
 		return false
 	}
-	ix, ok := ssax.Unconvert(call.Common().Args[0]).(*ssa.Call)
+	ix, ok := dataflow.Origin(call.Common().Args[0], dataflow.Conversions).(*ssa.Call)
 	if !ok || !ix.Common().IsInvoke() || ix.Common().Method.Name() != "GetIndexer" {
 		return false
 	}
@@ -681,47 +665,42 @@ func builtOn(v ssa.Value, informer *types.Var) bool {
 // parsedFromKey reports whether v is the name a key parser
 // (cache.SplitMetaNamespaceKey, cache.ParseObjectName) took out of a key.
 func parsedFromKey(v ssa.Value, keys map[ssa.Value]bool) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.Field:
-			v = x.X
-			continue
-		case *ssa.Extract:
-			call, ok := x.Tuple.(*ssa.Call)
-			if !ok || !kube.IsKeyParser(ssax.Callee(call.Common())) {
-				return false
-			}
-			for _, arg := range call.Common().Args {
-				if keys[arg] {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	call, ok := dataflow.Origin(v, dataflow.Fields|dataflow.Extracts).(*ssa.Call)
+	return ok && kube.IsKeyParser(ssax.Callee(call.Common())) &&
+		slices.ContainsFunc(call.Common().Args, func(arg ssa.Value) bool { return keys[arg] })
 }
 
 // notFoundBranch returns the block entered when the read's error is
 // NotFound (`if apierrors.IsNotFound(err)`), or nil.
 func notFoundBranch(read *ssa.Call) *ssa.BasicBlock {
-	for _, ref := range *read.Referrers() {
-		ext, ok := ref.(*ssa.Extract)
-		if !ok || ext.Index != 1 {
+	ext := extract(read, 1)
+	if ext == nil {
+		return nil
+	}
+	for _, use := range *ext.Referrers() {
+		test, ok := use.(*ssa.Call)
+		if !ok || !kube.IsFunc(ssax.Callee(test.Common()), kube.APIErrorsPkg, "IsNotFound") {
 			continue
 		}
-		for _, use := range *ext.Referrers() {
-			test, ok := use.(*ssa.Call)
-			if !ok || !kube.IsFunc(ssax.Callee(test.Common()), kube.APIErrorsPkg, "IsNotFound") {
-				continue
-			}
-			for _, u := range *test.Referrers() {
-				if iff, ok := u.(*ssa.If); ok && iff.Cond == test {
-					return iff.Block().Succs[0]
-				}
+		for _, u := range *test.Referrers() {
+			if iff, ok := u.(*ssa.If); ok && iff.Cond == test {
+				return iff.Block().Succs[0]
 			}
 		}
 	}
 	return nil
+}
+
+// extract is the Extract of element i of tuple, or nil: the builder makes
+// one for each element the code uses.
+func extract(tuple ssa.Value, i int) *ssa.Extract {
+	var ext *ssa.Extract
+	for _, ref := range *tuple.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok && e.Index == i {
+			ext = e
+		}
+	}
+	return ext
 }
 
 // inertBefore reports whether nothing but reporting, key parsing and lister
@@ -764,36 +743,39 @@ func returnsQuietly(b, read *ssa.BasicBlock) bool {
 
 // nilErrors reports whether every error a return gives is the constant nil.
 // In a function with defers the result goes through a local slot
-// (`*t1 = nil; rundefers; t2 = *t1; return t2`): the value is the one
-// stored there last in the return's block.
+// (`*t1 = nil; rundefers; t2 = *t1; return t2`): the values are the ones
+// stored there last on every path to the load, and a path that stores
+// none leaves what the caller cannot see.
 func nilErrors(ret *ssa.Return) bool {
+	isNil := func(v ssa.Value) bool {
+		k, ok := v.(*ssa.Const)
+		return ok && k.Value == nil
+	}
 	for _, v := range ret.Results {
 		if !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
 			continue
 		}
-		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-			v = storedBefore(ret, load.X)
+		load, ok := v.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			if !isNil(v) {
+				return false
+			}
+			continue
 		}
-		if k, ok := v.(*ssa.Const); !ok || k.Value != nil {
+		stores, complete := dataflow.Reaching(load, func(in ssa.Instruction) bool {
+			st, ok := in.(*ssa.Store)
+			return ok && st.Addr == load.X
+		})
+		if !complete {
 			return false
+		}
+		for _, st := range stores {
+			if !isNil(st.(*ssa.Store).Val) {
+				return false
+			}
 		}
 	}
 	return true
-}
-
-// storedBefore returns the value last stored to addr before instr in its
-// block, or nil.
-func storedBefore(instr ssa.Instruction, addr ssa.Value) ssa.Value {
-	var last ssa.Value
-	for _, in := range instr.Block().Instrs {
-		if in == instr {
-			break
-		}
-		if st, ok := in.(*ssa.Store); ok && st.Addr == addr {
-			last = st.Val
-		}
-	}
-	return last
 }
 
 // inert reports whether an instruction of a sync changes nothing: local

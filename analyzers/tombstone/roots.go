@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
 // mode says what a tracked value may hold that its user must expect.
@@ -300,9 +301,17 @@ func (r *resolver) resolve(e ast.Expr) *ssa.Function {
 	return r.resolveDepth(e, 0)
 }
 
+// maxFuncVarChain bounds the local func variables a registration is
+// followed through to its function (`del := func(obj any) {...};
+// DeleteFunc: del`): handlers are registered as a literal, a method or one
+// variable holding either, and a longer chain of variables that only hand
+// the func on is not code a controller contains.
+const maxFuncVarChain = 4
+
 func (r *resolver) resolveDepth(e ast.Expr, depth int) *ssa.Function {
-	if depth > 4 {
-		return nil // a chain of func variables this long is not a handler
+	if depth > maxFuncVarChain {
+		lend.LimitHit(r.pass, e.Pos(), "maxFuncVarChain: a handler held through more than 4 func variables is not followed, so a delete handler there is not checked")
+		return nil
 	}
 	e = ast.Unparen(e)
 	switch e := e.(type) {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
+	dataflow "github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -88,17 +90,18 @@ func (c *checker) workerFact(obj *types.Func) *WorkerFact {
 }
 
 // A workerEnv is a function of the worker loop with where its values come
-// from: for each parameter and free variable, the summarised function's
-// parameter it holds (a free variable's cell holds it).
+// from: for each parameter, the summarised function's parameter it holds.
+// A closure's free variables hold what is bound to them where it was made,
+// in maker (nil for a function).
 type workerEnv struct {
 	fn     *ssa.Function
 	params []held
-	free   []held
+	maker  *workerEnv
 }
 
 // origin is the summarised function's parameter v holds.
 func (e *workerEnv) origin(v ssa.Value) held {
-	switch v := ssax.Unconvert(v).(type) {
+	switch v := dataflow.Origin(v, dataflow.Conversions).(type) {
 	case *ssa.Parameter:
 		for i, p := range e.fn.Params {
 			if p == v {
@@ -108,51 +111,29 @@ func (e *workerEnv) origin(v ssa.Value) held {
 	case *ssa.FreeVar:
 		return e.freeOrigin(v)
 	case *ssa.UnOp:
-		switch x := v.X.(type) {
-		case *ssa.FreeVar:
-			return e.freeOrigin(x) // a load from a captured variable's cell
-		case *ssa.Alloc:
-			return e.cellOrigin(x)
+		switch v.X.(type) {
+		case *ssa.FreeVar, *ssa.Alloc:
+			return e.binding(v.X) // a load from a captured variable's cell
 		}
 	}
 	return held{}
 }
 
 func (e *workerEnv) freeOrigin(fv *ssa.FreeVar) held {
-	for i, f := range e.fn.FreeVars {
-		if f == fv && i < len(e.free) {
-			return e.free[i]
-		}
+	if e.maker == nil {
+		return held{}
 	}
-	return held{}
+	return e.maker.binding(dataflow.Binding(fv))
 }
 
-// cellOrigin is what a local cell holds when one value is ever stored to
-// it (a captured parameter, spilled on entry).
-func (e *workerEnv) cellOrigin(cell *ssa.Alloc) held {
-	var stored held
-	for _, ref := range *cell.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != cell {
-			continue
-		}
-		if stored.ok {
-			return held{} // stored twice
-		}
-		if stored = e.origin(st.Val); !stored.ok {
+// binding is the origin of a value bound to a closure: a value, or a cell
+// holding the one value ever stored to it (a captured parameter, spilled
+// on entry).
+func (e *workerEnv) binding(v ssa.Value) held {
+	if cell, ok := v.(*ssa.Alloc); ok {
+		if v = storedOnce(cell); v == nil {
 			return held{}
 		}
-	}
-	return stored
-}
-
-// binding is the origin of a value bound to a closure: a cell, or a value.
-func (e *workerEnv) binding(v ssa.Value) held {
-	switch b := v.(type) {
-	case *ssa.Alloc:
-		return e.cellOrigin(b)
-	case *ssa.FreeVar:
-		return e.freeOrigin(b)
 	}
 	return e.origin(v)
 }
@@ -201,13 +182,7 @@ func (w *workerWalk) visit(e *workerEnv, depth int) bool {
 					return false
 				}
 				w.gets++
-				var key ssa.Value
-				for _, ref := range *get.Referrers() {
-					if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
-						key = ext
-					}
-				}
-				if key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
+				if key := extract(get, 0); key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
 					return false
 				}
 				continue
@@ -218,9 +193,9 @@ func (w *workerWalk) visit(e *workerEnv, depth int) bool {
 			if sub == nil {
 				continue
 			}
-			handed := false
-			for _, o := range append(append([]held(nil), sub.params...), sub.free...) {
-				handed = handed || o.ok
+			handed := slices.ContainsFunc(sub.params, func(h held) bool { return h.ok })
+			if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+				handed = handed || slices.ContainsFunc(mc.Bindings, func(b ssa.Value) bool { return e.binding(b).ok })
 			}
 			if handed && (!w.deeper(depth, instr.Pos()) || !w.visit(sub, depth+1)) {
 				return false
@@ -243,10 +218,8 @@ func (w *workerWalk) callee(e *workerEnv, common *ssa.CallCommon) *workerEnv {
 			sub.params[i+offset] = e.origin(arg)
 		}
 	}
-	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
-		for _, b := range mc.Bindings {
-			sub.free = append(sub.free, e.binding(b))
-		}
+	if _, ok := common.Value.(*ssa.MakeClosure); ok {
+		sub.maker = e
 	}
 	return sub
 }
@@ -289,9 +262,9 @@ func (w *workerWalk) keyUses(e *workerEnv, keys map[ssa.Value]bool, depth int) b
 func (w *workerWalk) closureKeys(e *workerEnv, mc *ssa.MakeClosure, keys map[ssa.Value]bool, depth int) bool {
 	var bound []ssa.Value
 	fn := mc.Fn.(*ssa.Function)
-	for i, b := range mc.Bindings {
-		if keys[b] && i < len(fn.FreeVars) {
-			bound = append(bound, fn.FreeVars[i])
+	for _, fv := range fn.FreeVars {
+		if keys[dataflow.Binding(fv)] {
+			bound = append(bound, fv)
 		}
 	}
 	if len(bound) == 0 {
@@ -308,10 +281,7 @@ func (w *workerWalk) closureKeys(e *workerEnv, mc *ssa.MakeClosure, keys map[ssa
 			}
 		}
 	}
-	sub := &workerEnv{fn: fn, params: make([]held, len(fn.Params))}
-	for _, b := range mc.Bindings {
-		sub.free = append(sub.free, e.binding(b))
-	}
+	sub := &workerEnv{fn: fn, params: make([]held, len(fn.Params)), maker: e}
 	return w.deeper(depth, mc.Pos()) && w.keyUses(sub, keyflow.Equivalent(bound...), depth+1)
 }
 
@@ -382,7 +352,7 @@ func (c *checker) queueAliases(q *types.Var) map[*types.Var]bool {
 			}
 			all := true
 			for _, v := range vals {
-				if !aliases[ssax.LoadedField(ssax.Unconvert(v))] {
+				if !aliases[ssax.LoadedField(dataflow.Origin(v, dataflow.Conversions))] {
 					all = false
 					break
 				}
@@ -418,7 +388,7 @@ func (c *checker) importedWorkers(fields map[*types.Var]bool) (calls []*ssa.Call
 				if !summary.Visible(c.pass, callee) || !c.pass.ImportObjectFact(callee.Origin(), &fact) {
 					continue
 				}
-				if fact.Queue >= len(common.Args) || !fields[ssax.LoadedField(ssax.Unconvert(common.Args[fact.Queue]))] {
+				if fact.Queue >= len(common.Args) || !fields[ssax.LoadedField(dataflow.Origin(common.Args[fact.Queue], dataflow.Conversions))] {
 					continue
 				}
 				calls, facts = append(calls, common), append(facts, &fact)

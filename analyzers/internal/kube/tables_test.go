@@ -119,11 +119,7 @@ func TestNoCopiedTables(t *testing.T) {
 // pendingCopies are the copies of a kube table that this test knows of and
 // lets pass for now, by file under analyzers/, with what is to be done. A
 // file here that no longer holds a copy fails the test: the entry goes.
-var pendingCopies = map[string]string{
-	"tombstone/reporting.go": "isReporting's packages (fmt, errors, klog, logr, slog, controller-runtime's log, pkg/errors) " +
-		"copy kube.IsLogPkg and kube.IsErrorPkg, with fewer members (no zap, logrus, log, event recorders); " +
-		"tombstone's missing.go, rewritten by another change of issue 30, is its caller: move it onto kube's table after that lands",
-}
+var pendingCopies = map[string]string{}
 
 // heldConsts returns the string constants among exprs that kube's tables
 // hold.

@@ -3,6 +3,7 @@ package tombstone
 import (
 	"context"
 	"fmt"
+	"log"
 	"sync"
 	"time"
 
@@ -402,4 +403,63 @@ func (c *ExpectationsController) sync(key string) error {
 		return nil
 	}
 	return nil
+}
+
+// StdlogController is ExpandController with the sync's NotFound line
+// written through the standard library's log rather than klog, as a
+// controller that does not use klog writes it (the shape is kubernetes'
+// expand controller, pkg/controller/volume/expand). log only writes what
+// it is given (kube.IsLogPkg), so the dropped deletion still loses nothing.
+type StdlogController struct {
+	queue     workqueue.TypedRateLimitingInterface[string]
+	pvcLister corelisters.PersistentVolumeClaimLister
+	update    func(pvc *v1.PersistentVolumeClaim) error
+}
+
+func (c *StdlogController) Register(pvcInformer coreinformers.PersistentVolumeClaimInformer) {
+	pvcInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: c.enqueue,
+	})
+}
+
+func (c *StdlogController) enqueue(obj interface{}) {
+	pvc, ok := obj.(*v1.PersistentVolumeClaim)
+	if !ok {
+		return
+	}
+	key, err := cache.MetaNamespaceKeyFunc(pvc)
+	if err != nil {
+		return
+	}
+	c.queue.Add(key)
+}
+
+func (c *StdlogController) processNext() bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	if err := c.sync(key); err != nil {
+		c.queue.AddRateLimited(key)
+		return true
+	}
+	c.queue.Forget(key)
+	return true
+}
+
+func (c *StdlogController) sync(key string) error {
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	pvc, err := c.pvcLister.PersistentVolumeClaims(namespace).Get(name)
+	if apierrors.IsNotFound(err) {
+		log.Printf("claim %s has been deleted", key)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return c.update(pvc)
 }

@@ -2,6 +2,7 @@ package tombstone
 
 import (
 	"fmt"
+	"log"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/errors"
@@ -128,4 +129,64 @@ func (c *TokenCleaner) sync(key string) error {
 		return c.deleteTokens(namespace, name)
 	}
 	return nil
+}
+
+// StdlogController is ServiceAccountsController with the sync's NotFound
+// line written through the standard library's log rather than klog, as a
+// controller that does not use klog writes it (the shape is kubernetes'
+// serviceaccounts controller, pkg/controller/serviceaccount). log only
+// writes what it is given (kube.IsLogPkg), so the dropped deletion still
+// loses nothing.
+type StdlogController struct {
+	queue    workqueue.RateLimitingInterface
+	saLister corelisters.ServiceAccountLister
+	ensure   func(sa *v1.ServiceAccount) error
+}
+
+func (c *StdlogController) Register(informer cache.SharedIndexInformer) {
+	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: c.enqueue,
+	})
+}
+
+func (c *StdlogController) enqueue(obj interface{}) {
+	sa, ok := obj.(*v1.ServiceAccount)
+	if !ok {
+		return
+	}
+	key, err := cache.MetaNamespaceKeyFunc(sa)
+	if err != nil {
+		return
+	}
+	c.queue.Add(key)
+}
+
+func (c *StdlogController) processNextWorkItem() bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	if err := c.sync(key.(string)); err != nil {
+		c.queue.AddRateLimited(key)
+		return true
+	}
+	c.queue.Forget(key)
+	return true
+}
+
+func (c *StdlogController) sync(key string) error {
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	sa, err := c.saLister.ServiceAccounts(namespace).Get(name)
+	if errors.IsNotFound(err) {
+		log.Printf("service account %s has been deleted", key)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return c.ensure(sa)
 }
