@@ -78,7 +78,7 @@ func (c *checker) checkTombstoneUse(f *flow, instr ssa.Instruction, st state, o 
 func (c *checker) failureConsiders(f *flow, ta *ssa.TypeAssert) bool {
 	var from *ssa.BasicBlock
 	okUsed := false
-	if ext := extract(ta, 1); ext != nil {
+	if ext := dataflow.Result(ta, 1); ext != nil {
 		for _, use := range *ext.Referrers() {
 			okUsed = true
 			switch use := use.(type) {

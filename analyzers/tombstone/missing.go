@@ -116,7 +116,7 @@ func assertedDrop(fn *ssa.Function, ta *ssa.TypeAssert) (drop, failure) {
 	if objType == nil || !kube.IsObjectType(ta.AssertedType) {
 		return drop{}, "asserts to something other than an API object"
 	}
-	obj := extract(ta, 0)
+	obj := dataflow.Result(ta, 0)
 	if obj == nil {
 		return drop{}, "the asserted object is not used"
 	}
@@ -267,7 +267,7 @@ func keyCall(call *ssa.Call, objs, keys map[ssa.Value]bool) bool {
 
 // markKeys adds the first result of call to keys.
 func markKeys(call *ssa.Call, keys map[ssa.Value]bool) {
-	if ext := extract(call, 0); ext != nil {
+	if ext := dataflow.Result(call, 0); ext != nil {
 		keys[ext] = true
 	}
 	if _, tuple := call.Type().(*types.Tuple); !tuple {
@@ -673,7 +673,7 @@ func parsedFromKey(v ssa.Value, keys map[ssa.Value]bool) bool {
 // notFoundBranch returns the block entered when the read's error is
 // NotFound (`if apierrors.IsNotFound(err)`), or nil.
 func notFoundBranch(read *ssa.Call) *ssa.BasicBlock {
-	ext := extract(read, 1)
+	ext := dataflow.Result(read, 1)
 	if ext == nil {
 		return nil
 	}
@@ -689,18 +689,6 @@ func notFoundBranch(read *ssa.Call) *ssa.BasicBlock {
 		}
 	}
 	return nil
-}
-
-// extract is the Extract of element i of tuple, or nil: the builder makes
-// one for each element the code uses.
-func extract(tuple ssa.Value, i int) *ssa.Extract {
-	var ext *ssa.Extract
-	for _, ref := range *tuple.Referrers() {
-		if e, ok := ref.(*ssa.Extract); ok && e.Index == i {
-			ext = e
-		}
-	}
-	return ext
 }
 
 // inertBefore reports whether nothing but reporting, key parsing and lister

@@ -182,7 +182,7 @@ func (w *workerWalk) visit(e *workerEnv, depth int) bool {
 					return false
 				}
 				w.gets++
-				if key := extract(get, 0); key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
+				if key := dataflow.Result(get, 0); key != nil && !w.keyUses(e, keyflow.Equivalent(key), depth) {
 					return false
 				}
 				continue
