@@ -140,7 +140,7 @@ func storesInCache(common *ssa.CallCommon, v ssa.Value) bool {
 	}
 	passed := false
 	for _, a := range common.Args {
-		if ssax.Unconvert(a) == v || a == v {
+		if flow.Origin(a, flow.Conversions) == v || a == v {
 			passed = true
 		}
 	}
@@ -215,7 +215,7 @@ func nilCheckOf(cond ssa.Value, target types.Object) bool {
 		if !ok || !k.IsNil() {
 			continue
 		}
-		load, ok := ssax.Unconvert(pair[0]).(*ssa.UnOp)
+		load, ok := flow.Origin(pair[0], flow.Conversions).(*ssa.UnOp)
 		if ok && load.Op == token.MUL && addrKey(load.X) == target {
 			return true
 		}

@@ -157,7 +157,7 @@ func (k *knowledge) apiCall(common *ssa.CallCommon) (blocker, bool) {
 				// The cache serves no subresource: Get goes to the server.
 				return blocker{what: "controller-runtime subresource " + m + " API call", cost: apiCost}, true
 			}
-			if kubessa.FromAPIReader(recv) || k.apiReaders[ssax.LoadedField(ssax.Unconvert(recv))] {
+			if kubessa.FromAPIReader(recv) || k.apiReaders[ssax.LoadedField(flow.Origin(recv, flow.Conversions))] {
 				return blocker{what: m + " through an uncached reader (an API call)", cost: apiCost}, true
 			}
 			// The manager's client reads from its cache.

@@ -4,20 +4,16 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // index is the position of an instruction in its block.
-func index(instr ssa.Instruction) int {
-	for i, in := range instr.Block().Instrs {
-		if in == instr {
-			return i
-		}
-	}
-	return -1
-}
+func index(instr ssa.Instruction) int { return slices.Index(instr.Block().Instrs, instr) }
 
 // path reports whether control can go from just after instruction from to
 // just before instruction to without executing avoid (nil: avoid
@@ -40,24 +36,15 @@ func path(from, to, avoid ssa.Instruction) bool {
 	if blocked(fb, fi, len(fb.Instrs)) {
 		return false
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := append([]*ssa.BasicBlock(nil), fb.Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
+	return ssax.Walk(fb.Succs, false, func(b *ssa.BasicBlock) ssax.Step {
+		switch {
+		case b == tb && !blocked(b, -1, ti):
+			return ssax.Stop
+		case blocked(b, -1, len(b.Instrs)):
+			return ssax.Prune
 		}
-		seen[b] = true
-		if b == tb && !blocked(b, -1, ti) {
-			return true
-		}
-		if blocked(b, -1, len(b.Instrs)) {
-			continue
-		}
-		work = append(work, b.Succs...)
-	}
-	return false
+		return ssax.Expand
+	})
 }
 
 // between returns the instructions of fn that lie on some path from from

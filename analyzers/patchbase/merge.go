@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -154,7 +155,7 @@ func toStatus(send ssa.CallInstruction) bool {
 // whether anything changed).
 func isPatchData(call *ssa.CallCommon, patch ssa.Value) bool {
 	return call.IsInvoke() && call.Method.Name() == "Data" && kube.Is(call.Value.Type(), kube.CRClientPkg, "Patch") &&
-		ssax.Unconvert(call.Value) == patch
+		flow.Origin(call.Value, flow.Conversions) == patch
 }
 
 // patchUses are the instructions that use the patch value, through

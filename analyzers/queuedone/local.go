@@ -20,7 +20,7 @@ func privateQueue(it *keyflow.Item) bool {
 	if !common.IsInvoke() {
 		recv = common.Args[0]
 	}
-	origin, ok := ssax.Unconvert(recv).(*ssa.Call)
+	origin, ok := flow.Origin(recv, flow.Conversions).(*ssa.Call)
 	if !ok || origin.Parent() != it.Fn || !isQueueConstructor(origin.Common()) {
 		return false
 	}

@@ -31,6 +31,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/directive"
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
@@ -221,18 +222,6 @@ func referenced(pass *analysis.Pass) []*types.Package {
 // uncached readers (controller-runtime's GetAPIReader, client.New), looking
 // through conversions and the client.New tuple.
 func FromAPIReader(v ssa.Value) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.Extract:
-			v = x.Tuple
-		case *ssa.Call:
-			return kube.IsAPIReaderSource(ssax.Callee(x.Common()))
-		default:
-			return false
-		}
-	}
+	call, ok := flow.Origin(v, flow.Conversions|flow.Extracts).(*ssa.Call)
+	return ok && kube.IsAPIReaderSource(ssax.Callee(call.Common()))
 }
