@@ -13,6 +13,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/eventpath"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/internal/crash"
 	"github.com/ctrllint/ctrllint/internal/lend"
@@ -122,7 +123,7 @@ func checkReads(pass *analysis.Pass, fn *ssa.Function, own eventpath.Owners, cac
 					continue
 				}
 				r := helperRead(call, hr)
-				r.via = funcName(helper)
+				r.via = ssax.FuncName(helper, nil)
 				if checkRead(pass, fn, r, own, caches, callers, all) {
 					break
 				}

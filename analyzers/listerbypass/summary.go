@@ -206,19 +206,3 @@ func helperReads(pass *analysis.Pass, call ssa.CallInstruction) ([]HelperRead, *
 	}
 	return fact.Reads, obj
 }
-
-// funcName names a function of another package: nodeutil.GetPodsOnNode,
-// apihelper.K8sHelpers.GetNode.
-func funcName(fn *types.Func) string {
-	name := fn.Name()
-	if recv := fn.Signature().Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			name = n.Obj().Name() + "." + name
-		}
-	}
-	return fn.Pkg().Name() + "." + name
-}

@@ -212,9 +212,9 @@ func (c *checker) checkHelperCall(f *flow, instr ssa.Instruction, st state, o or
 				return // a func literal: reported inside when visited
 			}
 			e := c.effectOf(target{callee, i + offset, mayBeTombstone})
-			name, panics, drops = c.funcName(obj), e.panics, e.drops
+			name, panics, drops = ssax.FuncName(obj, c.pass.Pkg), e.panics, e.drops
 		} else if p, ok := c.helperEffect(common, i); ok {
-			name, panics, drops = c.funcName(ssax.Callee(common)), p.Panics, p.Drops
+			name, panics, drops = ssax.FuncName(ssax.Callee(common), c.pass.Pkg), p.Panics, p.Drops
 		} else {
 			continue
 		}
@@ -287,25 +287,6 @@ func (c *checker) helperEffect(common *ssa.CallCommon, i int) (ParamEffect, bool
 		}
 	}
 	return ParamEffect{}, false
-}
-
-// funcName is how a message names a function or method: qualified by its
-// package's name when it is not the analysed package's.
-func (c *checker) funcName(fn *types.Func) string {
-	name := fn.Name()
-	if recv := fn.Signature().Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			name = n.Obj().Name() + "." + name
-		}
-	}
-	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {
-		name = fn.Pkg().Name() + "." + name
-	}
-	return name
 }
 
 // exportHelperFacts exports a HelperFact for each exported function, and

@@ -303,3 +303,23 @@ func Receiver(common *ssa.CallCommon) ssa.Value {
 	}
 	return nil
 }
+
+// FuncName is how a message names a function or method: Type.Method for a
+// method, qualified by its package's name unless the package is from (nil
+// qualifies every name): nodeutil.GetPodsOnNode, apihelper.K8sHelpers.GetNode.
+func FuncName(fn *types.Func, from *types.Package) string {
+	name := fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	if fn.Pkg() != nil && fn.Pkg() != from {
+		name = fn.Pkg().Name() + "." + name
+	}
+	return name
+}
