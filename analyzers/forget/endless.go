@@ -1,12 +1,12 @@
 package forget
 
 import (
-	"go/token"
 	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/keyflow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -157,20 +157,27 @@ func derive(keys map[ssa.Value]bool) map[ssa.Value]bool {
 	for len(work) > 0 {
 		v := work[len(work)-1]
 		work = work[:len(work)-1]
+		// objRef.Name, &objRef.Name's loads; a captured or addressed key's
+		// loads.
+		p := flow.Conversions | flow.Phis | flow.Fields
+		if _, ok := v.(*ssa.Alloc); ok {
+			p |= flow.Loads
+		}
+		for _, s := range flow.Succs(v, p) {
+			if fa, ok := s.(*ssa.FieldAddr); ok {
+				for _, l := range flow.Succs(fa, flow.Loads) {
+					add(l)
+				}
+				continue
+			}
+			add(s)
+		}
 		refs := v.Referrers()
 		if refs == nil {
 			continue
 		}
 		for _, ref := range *refs {
 			switch r := ref.(type) {
-			case *ssa.Field:
-				add(r) // objRef.Name
-			case *ssa.FieldAddr:
-				for _, l := range *r.Referrers() {
-					if u, ok := l.(*ssa.UnOp); ok && u.Op == token.MUL {
-						add(u)
-					}
-				}
 			case *ssa.Call:
 				if kube.IsKeyParser(ssax.Callee(r.Common())) {
 					for _, e := range *r.Referrers() {
@@ -179,17 +186,9 @@ func derive(keys map[ssa.Value]bool) map[ssa.Value]bool {
 						}
 					}
 				}
-			case *ssa.Phi, *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface:
-				add(r.(ssa.Value))
 			case *ssa.Store:
 				if cell, ok := r.Addr.(*ssa.Alloc); ok && r.Val == v {
-					add(cell) // its loads, and its fields' (a captured or addressed key)
-				}
-			case *ssa.UnOp:
-				if r.Op == token.MUL {
-					if _, ok := v.(*ssa.Alloc); ok {
-						add(r)
-					}
+					add(cell) // its loads, and its fields'
 				}
 			}
 		}
@@ -255,48 +254,42 @@ func returned(fn *ssa.Function, err ssa.Value) bool {
 	return false
 }
 
-// errFlow is err and the values that carry it on: phis, and the errors
-// that wrap it (fmt.Errorf's %w, github.com/pkg/errors' Wrap).
+// errFlow is err and the values that carry it on: its conversions and
+// phis, and the errors that wrap it (fmt.Errorf's %w, github.com/pkg/errors'
+// Wrap).
 func errFlow(err ssa.Value) map[ssa.Value]bool {
-	flow := map[ssa.Value]bool{}
-	var work []ssa.Value
-	add := func(v ssa.Value) {
-		if !flow[v] {
-			flow[v] = true
-			work = append(work, v)
-		}
-	}
-	add(err)
-	for len(work) > 0 {
+	carried := map[ssa.Value]bool{}
+	for work := []ssa.Value{err}; len(work) > 0; {
 		v := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, ref := range *v.Referrers() {
-			switch r := ref.(type) {
-			case *ssa.Phi, *ssa.ChangeInterface, *ssa.MakeInterface:
-				add(r.(ssa.Value))
-			case *ssa.Call:
-				if isWrap(ssax.Callee(r.Common())) {
-					add(r)
-				}
-			case *ssa.Store:
-				// fmt.Errorf("...: %w", err): into the variadic slice.
-				if r.Val == v {
-					if arr := ssax.LocalRoot(r.Addr); arr != nil {
-						for _, s := range *arr.Referrers() {
-							if sl, ok := s.(*ssa.Slice); ok {
-								for _, c := range *sl.Referrers() {
-									if call, ok := c.(*ssa.Call); ok && isWrap(ssax.Callee(call.Common())) {
-										add(call)
-									}
-								}
-							}
-						}
-					}
-				}
+		if !carried[v] {
+			carried[v] = true
+			work = append(append(work, flow.Succs(v, flow.Conversions|flow.Phis)...), wrappers(v)...)
+		}
+	}
+	return carried
+}
+
+// wrappers returns the calls that wrap err: handed to them, or to
+// fmt.Errorf("...: %w", err) in its variadic slice.
+func wrappers(err ssa.Value) []ssa.Value {
+	handed := []ssa.Value{err}
+	for _, ref := range *err.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Val == err {
+			if arr := ssax.LocalRoot(st.Addr); arr != nil {
+				handed = append(handed, flow.Succs(arr, flow.Elements)...)
 			}
 		}
 	}
-	return flow
+	var out []ssa.Value
+	for _, h := range handed {
+		for _, ref := range *h.Referrers() {
+			if call, ok := ref.(*ssa.Call); ok && isWrap(ssax.Callee(call.Common())) {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
 }
 
 // isWrap recognises the functions that wrap an error into another.

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -51,21 +52,13 @@ func identOf(v ssa.Value) ident {
 	return ident{root: v}
 }
 
-// strip looks through conversions, type assertions and apply builders.
+// strip looks through conversions, type assertions and apply builders. A
+// comma-ok assertion's value counts too: where it is used, the assertion
+// held.
 func strip(v ssa.Value) ssa.Value {
 	for {
+		v = flow.Origin(v, flow.Conversions|flow.Asserts)
 		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.TypeAssert:
-			if x.CommaOk {
-				return v
-			}
-			v = x.X
 		case *ssa.Extract:
 			ta, ok := x.Tuple.(*ssa.TypeAssert)
 			if !ok || x.Index != 0 {

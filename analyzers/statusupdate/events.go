@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -228,9 +229,8 @@ func objType(v ssa.Value, served types.Type) types.Type {
 // in a func-typed field. offset is the number of leading parameters the
 // call's arguments do not fill (a bound method value's receiver).
 func (sc *scanner) local(fv ssa.Value) ([]*ssa.Function, int, []ssa.Value) {
-	switch v := fv.(type) {
-	case *ssa.ChangeType:
-		return sc.local(v.X) // a func literal converted to a named func type (MutateFn)
+	// A func literal converted to a named func type (MutateFn).
+	switch v := flow.Origin(fv, flow.Conversions).(type) {
 	case *ssa.Function:
 		if v.Pkg == sc.pkg && v.Blocks != nil {
 			return []*ssa.Function{v}, 0, nil

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -190,36 +191,28 @@ func sources(data ssa.Value) []ssa.Value {
 			out = append(out, v)
 			return
 		}
+		preds := flow.Preds(v, flow.Conversions|flow.Phis|flow.Extracts)
 		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			walk(x.X, depth+1)
-		case *ssa.ChangeType:
-			walk(x.X, depth+1)
 		case *ssa.Convert:
-			walk(x.X, depth+1)
+			preds = []ssa.Value{x.X}
 		case *ssa.Slice:
-			walk(x.X, depth+1)
-		case *ssa.Extract:
-			walk(x.Tuple, depth+1)
-		case *ssa.Phi:
-			for _, e := range x.Edges {
-				walk(e, depth+1)
-			}
+			preds = []ssa.Value{x.X}
 		case *ssa.UnOp:
 			if _, ok := x.X.(*ssa.Alloc); ok {
-				walk(x.X, depth+1)
+				preds = []ssa.Value{x.X}
 			}
 		case *ssa.Alloc:
 			// A local variable: what is stored in it.
 			for _, ref := range *x.Referrers() {
 				if st, ok := ref.(*ssa.Store); ok && st.Addr == x {
-					walk(st.Val, depth+1)
+					preds = append(preds, st.Val)
 				}
 			}
 		case *ssa.Call:
-			for _, a := range x.Call.Args {
-				walk(a, depth+1)
-			}
+			preds = x.Call.Args
+		}
+		for _, p := range preds {
+			walk(p, depth+1)
 		}
 	}
 	walk(data, 0)
