@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -47,7 +48,7 @@ func reachableAfter(instr ssa.Instruction) instrs {
 // package variable it is loaded from, or else the value itself (a
 // parameter, a local).
 func factoryKey(v ssa.Value) any {
-	v = ssax.Unconvert(v)
+	v = flow.Origin(v, flow.Conversions)
 	if f := ssax.FieldOf(v); f != nil {
 		return f
 	}
@@ -66,7 +67,7 @@ func sameFactory(v ssa.Value, key any) bool { return factoryKey(v) == key }
 // (factory.Core().V1().Pods()).
 func derived(v ssa.Value, key any) bool {
 	for range 8 {
-		v = ssax.Unconvert(v)
+		v = flow.Origin(v, flow.Conversions)
 		if sameFactory(v, key) {
 			return true
 		}
@@ -91,7 +92,7 @@ func derived(v ssa.Value, key any) bool {
 // Core() in factory.Core().V1().Pods()), as a factory key.
 func chainKey(v ssa.Value) any {
 	for range 8 {
-		v = ssax.Unconvert(v)
+		v = flow.Origin(v, flow.Conversions)
 		call, ok := v.(*ssa.Call)
 		if !ok || !(isFactoryAccessor(call.Type()) || isResourceInformer(call.Type())) {
 			break

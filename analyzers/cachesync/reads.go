@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -131,6 +132,6 @@ func (c *checker) scanFields() {
 // isOwnStore reports whether v is a store built by a cache constructor,
 // looking through interface conversions.
 func isOwnStore(v ssa.Value) bool {
-	call, ok := ssax.Unconvert(v).(*ssa.Call)
+	call, ok := flow.Origin(v, flow.Conversions).(*ssa.Call)
 	return ok && isStoreConstructor(ssax.Callee(call.Common()))
 }

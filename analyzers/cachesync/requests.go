@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -127,7 +128,7 @@ func (c *checker) handOver(call ssa.CallInstruction, key any) (request, bool) {
 		return request{}, false
 	}
 	for _, arg := range args {
-		v := ssax.Unconvert(arg)
+		v := flow.Origin(arg, flow.Conversions)
 		if !isResourceInformer(v.Type()) || !derived(v, key) {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 	"github.com/ctrllint/ctrllint/internal/crash"
@@ -207,7 +208,7 @@ func (c *checker) bindParams(h *ssa.Function, common *ssa.CallCommon, key any, p
 // from, a parameter the key its caller bound to it.
 func resolveKey(v ssa.Value, params map[*ssa.Parameter]any) any {
 	for range 8 {
-		v = ssax.Unconvert(v)
+		v = flow.Origin(v, flow.Conversions)
 		switch x := v.(type) {
 		case *ssa.Parameter:
 			if k, ok := params[x]; ok {

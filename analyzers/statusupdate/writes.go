@@ -141,34 +141,17 @@ func subresource(v ssa.Value) (sub string, known bool) {
 // constStrings returns the strings of a variadic ...string argument: nil
 // for none, ok false when any is not a constant.
 func constStrings(v ssa.Value) ([]string, bool) {
-	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
-		return nil, true
-	}
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil, false
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
+	values, ok := flow.Variadic(v)
 	if !ok {
 		return nil, false
 	}
 	var out []string
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
+	for _, v := range values {
+		c, ok := v.(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+			return nil, false
 		}
-		for _, r := range *ia.Referrers() {
-			st, ok := r.(*ssa.Store)
-			if !ok || st.Addr != ia {
-				continue
-			}
-			c, ok := st.Val.(*ssa.Const)
-			if !ok || c.Value == nil || c.Value.Kind() != constant.String {
-				return nil, false
-			}
-			out = append(out, constant.StringVal(c.Value))
-		}
+		out = append(out, constant.StringVal(c.Value))
 	}
 	return out, true
 }

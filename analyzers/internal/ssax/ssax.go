@@ -112,23 +112,6 @@ func Walk(from []*ssa.BasicBlock, backward bool, visit func(*ssa.BasicBlock) Ste
 	return false
 }
 
-// Unconvert looks through interface and type conversions to the value
-// converted.
-func Unconvert(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
-
 // Func resolves a function value to the function it runs: a function, the
 // function of a closure, or, for a bound method value (x.m), the method
 // itself (offset 1: its receiver is bound, not an argument). Functions of
