@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
@@ -189,6 +190,16 @@ func flowOf(seeds []ssa.Value) (keys, holders map[ssa.Value]bool) {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
 		v := it.v
+		// The same key, or holder, under a conversion, a φ or a load from
+		// the cell it is stored in; a holder asserted to another type is
+		// not known to hold the key.
+		same := flow.Conversions | flow.Phis | flow.Loads
+		if !it.holder {
+			same |= flow.Asserts
+		}
+		for _, s := range flow.Succs(v, same) {
+			add(s, it.holder)
+		}
 		refs := v.Referrers()
 		if refs == nil {
 			continue
@@ -204,18 +215,6 @@ func flowOf(seeds []ssa.Value) (keys, holders map[ssa.Value]bool) {
 				} else if root := ssax.LocalRoot(r.Addr); root != nil {
 					add(root, true) // a field or element of a local value
 				}
-			case *ssa.UnOp:
-				if r.Op == token.MUL && r.X == v {
-					add(r, it.holder) // a load from a cell or holder
-				}
-			case *ssa.ChangeInterface:
-				add(r, it.holder)
-			case *ssa.MakeInterface:
-				add(r, it.holder)
-			case *ssa.ChangeType:
-				add(r, it.holder)
-			case *ssa.Phi:
-				add(r, it.holder)
 			case *ssa.Slice:
 				if it.holder {
 					add(r, true)
@@ -225,11 +224,9 @@ func flowOf(seeds []ssa.Value) (keys, holders map[ssa.Value]bool) {
 					add(r, true)
 				}
 			case *ssa.TypeAssert:
-				if it.holder {
-					continue
-				}
-				if !r.CommaOk {
-					add(r, false)
+				// The asserted key of `k, ok := key.(string)`, used where
+				// ok holds; the other assertions are flow.Asserts.
+				if it.holder || !r.CommaOk {
 					continue
 				}
 				for _, tr := range *r.Referrers() {
