@@ -153,11 +153,7 @@ func constStrings(v ssa.Value) ([]string, bool) {
 		return nil, false
 	}
 	var out []string
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
+	for _, ia := range flow.Succs(arr, flow.Elements) {
 		for _, r := range *ia.Referrers() {
 			st, ok := r.(*ssa.Store)
 			if !ok || st.Addr != ia {
