@@ -180,9 +180,9 @@ func derive(keys map[ssa.Value]bool) map[ssa.Value]bool {
 			switch r := ref.(type) {
 			case *ssa.Call:
 				if kube.IsKeyParser(ssax.Callee(r.Common())) {
-					for _, e := range *r.Referrers() {
-						if ext, ok := e.(*ssa.Extract); ok && ext.Index < 2 {
-							add(ext)
+					for _, e := range flow.Succs(r, flow.Extracts) {
+						if e.(*ssa.Extract).Index < 2 {
+							add(e)
 						}
 					}
 				}
@@ -230,9 +230,9 @@ func errorResult(call *ssa.Call) ssa.Value {
 	if res.Len() == 1 {
 		return call
 	}
-	for _, ref := range *call.Referrers() {
-		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == res.Len()-1 {
-			return ext
+	for _, x := range flow.Succs(call, flow.Extracts) {
+		if x.(*ssa.Extract).Index == res.Len()-1 {
+			return x
 		}
 	}
 	return nil

@@ -124,38 +124,26 @@ type access struct {
 func accessOf(v ssa.Value) access {
 	var steps []string // fields, innermost first
 	var acc access
-	for {
-		switch x := v.(type) {
+	for x := range flow.Chain(v, flow.Fields|flow.Elements|flow.Loads) {
+		acc.root = x
+		switch x := x.(type) {
 		case *ssa.FieldAddr:
 			steps = append(steps, fieldName(x))
 			if pt, ok := x.X.Type().Underlying().(*types.Pointer); ok && kube.IsObjectType(pt.Elem()) {
-				acc.obj = identOf(x.X)
-				acc.typ = x.X.Type()
-				acc.fields = reversed(steps)
+				acc.obj, acc.typ, acc.fields = identOf(x.X), x.X.Type(), reversed(steps)
 			}
-			v = x.X
 			continue
-		case *ssa.IndexAddr:
-			v = x.X
-			continue
-		case *ssa.Slice:
-			v = x.X
+		case *ssa.IndexAddr, *ssa.Slice:
 			continue
 		case *ssa.UnOp:
-			if x.Op == token.MUL {
-				if _, cell := x.X.(*ssa.FieldAddr); cell {
-					v = x.X // a pointer, slice or map loaded from a field
-					continue
-				}
-				if _, cell := x.X.(*ssa.IndexAddr); cell {
-					v = x.X // an element of a slice of pointers
-					continue
-				}
+			switch x.X.(type) {
+			case *ssa.FieldAddr, *ssa.IndexAddr:
+				continue // a pointer, slice or map loaded from a field, or an element of a slice of pointers
 			}
 		}
-		acc.root = v
-		return acc
+		return acc // a value, not an address into one
 	}
+	return acc
 }
 
 func reversed(s []string) []string {
