@@ -98,6 +98,10 @@
 //     where obj is not nil) or to a DeepCopyInto target, and objects from
 //     clients: a clientset Get or List, and controller-runtime's client
 //     (its cache copies objects out);
+//   - writes on a branch where the object's resourceVersion is empty
+//     (if obj.ResourceVersion == "" or obj.GetResourceVersion() == ""): an
+//     informer only holds objects that have one, so there the object is
+//     one the code built (a get-or-new helper's new object on NotFound);
 //   - writes to a value copy of a struct that stay in the copy
 //     (s := d.Spec; s.Paused = true), to the fresh slice a List returns
 //     (pods[i] = other, sorting it), and to the other fields of a struct

@@ -316,7 +316,7 @@ func holdsIf(t taint) taint {
 
 // addSink records a write to cached memory, once per instruction.
 func (f *unit) addSink(instr ssa.Instruction, pos token.Pos, src *source) bool {
-	if f.sunk[instr] {
+	if f.sunk[instr] || f.freshOn(instr, src) {
 		return false
 	}
 	f.sunk[instr] = true
