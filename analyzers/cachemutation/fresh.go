@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
-	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 )
 
 // freshOn reports whether instr runs only where an object carrying src's
@@ -48,25 +48,11 @@ func emptyResourceVersion(cond ssa.Value) (obj ssa.Value, empty bool) {
 		}
 		x = cmp.Y
 	}
-	switch x := x.(type) {
-	case *ssa.UnOp: // obj.ResourceVersion
-		if f := ssax.FieldOfAddr(x.X); f == nil || f.Name() != "ResourceVersion" {
-			return nil, false
-		}
-		obj = x.X
-	case *ssa.Call: // obj.GetResourceVersion()
-		callee := ssax.Callee(x.Common())
-		if callee == nil || callee.Name() != "GetResourceVersion" {
-			return nil, false
-		}
-		obj = ssax.Receiver(x.Common())
-	}
+	obj = kubessa.MetaField(x, kube.FieldResourceVersion)
 	if obj == nil {
 		return nil, false
 	}
-	// The field's address, or the embedded ObjectMeta a promoted
-	// GetResourceVersion is called on, back to the object.
-	return flow.Origin(obj, flow.Conversions|flow.Fields), cmp.Op == token.EQL
+	return obj, cmp.Op == token.EQL
 }
 
 func isEmptyString(v ssa.Value) bool {

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 )
 
 // A site is a static call of a function of the package.
@@ -125,7 +126,7 @@ func deletedAtEverySite(sites []site, i int, dels map[*ssa.Function][]deletion) 
 		if i >= len(s.call.Call.Args) {
 			return nil
 		}
-		arg := root(s.call.Call.Args[i])
+		arg := kubessa.MetaObject(s.call.Call.Args[i])
 		var found *ssa.If
 		for j := range dels[s.caller] {
 			d := &dels[s.caller][j]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -51,7 +52,7 @@ func cleanupCall(call *ssa.Call, obj ssa.Value) (string, bool) {
 	}
 	if path == kube.CRClientPkg || kube.IsTypedResourceClient(recvType(&call.Call)) {
 		for _, a := range call.Call.Args {
-			if root(a) == obj {
+			if kubessa.MetaObject(a) == obj {
 				return "", false // deleting the object again: its deletion is under way already
 			}
 		}

@@ -9,59 +9,9 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
-
-// root is the object a value stands for: the pointer (or interface) behind
-// conversions and the address of its embedded ObjectMeta, so that
-// obj.DeletionTimestamp, obj.GetDeletionTimestamp() and
-// controllerutil.RemoveFinalizer(obj, f) name the same value.
-func root(v ssa.Value) ssa.Value {
-	for {
-		v = flow.Origin(v, flow.Conversions)
-		fa, ok := v.(*ssa.FieldAddr)
-		if !ok {
-			return v
-		}
-		f := ssax.FieldOfAddr(fa)
-		if f == nil || !f.Embedded() || !kube.Is(f.Type(), kube.MetaV1Pkg, "ObjectMeta") {
-			return v
-		}
-		v = fa.X
-	}
-}
-
-// metaField returns the object whose ObjectMeta field name v loads
-// (obj.DeletionTimestamp, obj.ObjectMeta.Finalizers), or whose getter of
-// that field v calls (obj.GetDeletionTimestamp()), or nil.
-func metaField(v ssa.Value, field string) ssa.Value {
-	switch x := v.(type) {
-	case *ssa.UnOp:
-		if x.Op != token.MUL {
-			return nil
-		}
-		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok {
-			return nil
-		}
-		f := ssax.FieldOfAddr(fa)
-		if f == nil || f.Name() != field || !isMetaStruct(fa.X.Type()) {
-			return nil
-		}
-		return root(fa.X)
-	case *ssa.Call:
-		if fn := ssax.Callee(&x.Call); fn == nil || fn.Name() != "Get"+field {
-			return nil
-		}
-		if x.Call.IsInvoke() {
-			return root(x.Call.Value)
-		}
-		if len(x.Call.Args) > 0 {
-			return root(x.Call.Args[0])
-		}
-	}
-	return nil
-}
 
 func isMetaStruct(t types.Type) bool { return kube.Is(t, kube.MetaV1Pkg, "ObjectMeta") }
 
@@ -86,7 +36,7 @@ func deletionCheck(cond ssa.Value) (obj ssa.Value, ifTrue bool) {
 		} else if !isNil(x.Y) {
 			return nil, false
 		}
-		if o := metaField(other, "DeletionTimestamp"); o != nil {
+		if o := kubessa.MetaField(other, "DeletionTimestamp"); o != nil {
 			return o, x.Op == token.NEQ
 		}
 	case *ssa.Call:
@@ -97,7 +47,7 @@ func deletionCheck(cond ssa.Value) (obj ssa.Value, ifTrue bool) {
 		if sig := fn.Signature(); sig.Recv() == nil || !kube.Is(sig.Recv().Type(), kube.MetaV1Pkg, "Time") {
 			return nil, false
 		}
-		if o := metaField(x.Call.Args[0], "DeletionTimestamp"); o != nil {
+		if o := kubessa.MetaField(x.Call.Args[0], "DeletionTimestamp"); o != nil {
 			return o, false
 		}
 	}
@@ -133,9 +83,9 @@ func finalizerOp(instr ssa.Instruction) (obj ssa.Value, kind opKind) {
 		}
 		switch {
 		case kube.IsFunc(fn, kube.ControllerUtilPkg, "AddFinalizer") && len(common.Args) == 2:
-			return root(common.Args[0]), addOp
+			return kubessa.MetaObject(common.Args[0]), addOp
 		case kube.IsFunc(fn, kube.ControllerUtilPkg, "RemoveFinalizer") && len(common.Args) == 2:
-			return root(common.Args[0]), removeOp
+			return kubessa.MetaObject(common.Args[0]), removeOp
 		case fn.Name() == "SetFinalizers":
 			var recv, val ssa.Value
 			switch {
@@ -146,7 +96,7 @@ func finalizerOp(instr ssa.Instruction) (obj ssa.Value, kind opKind) {
 			default:
 				return nil, 0
 			}
-			o := root(recv)
+			o := kubessa.MetaObject(recv)
 			return o, sliceOp(val, o)
 		}
 	case *ssa.Store:
@@ -157,7 +107,7 @@ func finalizerOp(instr ssa.Instruction) (obj ssa.Value, kind opKind) {
 		if f := ssax.FieldOfAddr(fa); f == nil || f.Name() != "Finalizers" || !isMetaStruct(fa.X.Type()) {
 			return nil, 0
 		}
-		o := root(fa.X)
+		o := kubessa.MetaObject(fa.X)
 		return o, sliceOp(x.Val, o)
 	}
 	return nil, 0
@@ -223,7 +173,7 @@ func removalName(name string) bool {
 // made from it by a constructor call (sets.New(obj.Finalizers...)).
 func fromFinalizers(v ssa.Value, obj ssa.Value, depth int) bool {
 	v = flow.Origin(v, flow.Conversions)
-	if o := metaField(v, "Finalizers"); o != nil {
+	if o := kubessa.MetaField(v, "Finalizers"); o != nil {
 		return o == obj
 	}
 	if depth > 3 {
@@ -270,7 +220,7 @@ func writeOf(common *ssa.CallCommon, obj ssa.Value) (string, bool) {
 		return "", false
 	}
 	for _, a := range common.Args {
-		if root(a) == obj {
+		if kubessa.MetaObject(a) == obj {
 			return name, true
 		}
 	}
@@ -289,7 +239,7 @@ func containsCheck(cond ssa.Value) (obj ssa.Value, ifTrue bool) {
 		}
 	case *ssa.Call:
 		if fn := ssax.Callee(&x.Call); kube.IsFunc(fn, kube.ControllerUtilPkg, "ContainsFinalizer") && len(x.Call.Args) == 2 {
-			return root(x.Call.Args[0]), true
+			return kubessa.MetaObject(x.Call.Args[0]), true
 		}
 	}
 	return nil, false

@@ -22,6 +22,7 @@ package kubessa
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -224,4 +225,54 @@ func referenced(pass *analysis.Pass) []*types.Package {
 func FromAPIReader(v ssa.Value) bool {
 	call, ok := flow.Origin(v, flow.Conversions|flow.Extracts).(*ssa.Call)
 	return ok && kube.IsAPIReaderSource(ssax.Callee(call.Common()))
+}
+
+// MetaObject is the object a value stands for: the pointer (or interface)
+// behind conversions and the address of its embedded ObjectMeta, so that
+// obj.DeletionTimestamp, obj.GetDeletionTimestamp() and
+// controllerutil.RemoveFinalizer(obj, f) name the same value.
+func MetaObject(v ssa.Value) ssa.Value {
+	for {
+		v = flow.Origin(v, flow.Conversions)
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return v
+		}
+		f := ssax.FieldOfAddr(fa)
+		if f == nil || !f.Embedded() || !kube.Is(f.Type(), kube.MetaV1Pkg, "ObjectMeta") {
+			return v
+		}
+		v = fa.X
+	}
+}
+
+// MetaField returns the object (MetaObject) whose ObjectMeta field name v
+// loads (obj.DeletionTimestamp, obj.ObjectMeta.Finalizers), or whose
+// getter of that field v calls (obj.GetDeletionTimestamp()), or nil: the
+// finalizer analyzer reads deletion checks with it, cachemutation tests of
+// an empty resourceVersion.
+func MetaField(v ssa.Value, field string) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return nil
+		}
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		f := ssax.FieldOfAddr(fa)
+		if f == nil || f.Name() != field || !kube.Is(fa.X.Type(), kube.MetaV1Pkg, "ObjectMeta") {
+			return nil
+		}
+		return MetaObject(fa.X)
+	case *ssa.Call:
+		if fn := ssax.Callee(&x.Call); fn == nil || fn.Name() != "Get"+field {
+			return nil
+		}
+		if recv := ssax.Receiver(&x.Call); recv != nil {
+			return MetaObject(recv)
+		}
+	}
+	return nil
 }

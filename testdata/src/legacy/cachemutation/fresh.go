@@ -72,3 +72,16 @@ func (a *accounts) ensureInverted(ctx context.Context, ns, name string) error {
 	}
 	return err
 }
+
+// Another object's empty resourceVersion says nothing of the cached one.
+func (a *accounts) ensureBeside(ns, name string) (*corev1.ServiceAccount, error) {
+	sa, err := a.lister.ServiceAccounts(ns).Get(name)
+	if err != nil {
+		return nil, err
+	}
+	built := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	if built.ResourceVersion == "" {
+		sa.Labels["app"] = name // want `sa from a\.lister\.ServiceAccounts\(ns\)\.Get is modified \(sa\.Labels\[\.\.\.\] = \.\.\.\) without DeepCopy`
+	}
+	return built, nil
+}
