@@ -4,26 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ctrllint/ctrllint/hack/internal/pinned"
 	"os"
 )
 
 // An entry is one pinned module and the packages of it that are analysed.
-type entry struct {
-	Name     string   `json:"name"`
-	Module   string   `json:"module"`   // empty for the standard library
-	Version  string   `json:"version"`  // a release on the module proxy
-	Staging  string   `json:"staging"`  // version of the published k8s.io/* modules that replace ./staging
-	Patterns []string `json:"patterns"` // go list patterns
-	// Replace maps a module path to a version, for local replaces of the
-	// pinned go.mod other than staging that the required version cannot stand
-	// in for.
-	Replace map[string]string `json:"replace"`
-	// Exclude lists import path prefixes the module proxy cannot serve:
-	// packages that import them, directly or through other packages of
-	// the entry, are left out.
-	Exclude []string `json:"exclude"`
-	Note    string   `json:"note"`
-}
+type entry = pinned.Entry
 
 type config struct {
 	Entries []entry `json:"entries"`
@@ -66,3 +52,10 @@ func loadConfig(file string) (*config, error) {
 	}
 	return &c, nil
 }
+
+// A finding is a ctrllint report placed by module path, version and file;
+// a result is one ctrllint run on one entry.
+type (
+	finding = pinned.Finding
+	result  = pinned.Result
+)

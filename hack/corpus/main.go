@@ -20,6 +20,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/ctrllint/ctrllint/hack/internal/pinned"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,14 +109,14 @@ func runCmd(args []string) error {
 	if err := os.MkdirAll(*cache, 0o755); err != nil {
 		return err
 	}
-	var results []result
+	var results []pinned.Result
 	for _, e := range entries {
 		fmt.Fprintf(os.Stderr, "corpus: %s %s\n", e.Name, e.Version)
-		dir, err := materialise(*cache, e)
+		dir, err := pinned.Materialise(*cache, e)
 		if err != nil {
 			return fmt.Errorf("%s: %v", e.Name, err)
 		}
-		r := analyse(absBin, dir, e)
+		r := pinned.Analyse(absBin, dir, e)
 		fmt.Fprintf(os.Stderr, "corpus: %s: %d packages, %d findings, %.1fs, %d MB peak\n",
 			e.Name, r.Packages, len(r.Findings), r.Seconds, r.PeakMB)
 		results = append(results, r)

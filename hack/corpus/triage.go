@@ -70,10 +70,10 @@ func loadTriage(file string) (*triage, error) {
 			return nil, fmt.Errorf("%s: a false positive needs the change that removes it (or why none can)", at)
 		case v.Verdict != truePositive && v.Verdict != falsePositive:
 			return nil, fmt.Errorf("%s: verdict %q is neither %q nor %q", at, v.Verdict, truePositive, falsePositive)
-		case seen[v.key()]:
+		case seen[v.Key()]:
 			return nil, fmt.Errorf("%s: triaged twice", at)
 		}
-		seen[v.key()] = true
+		seen[v.Key()] = true
 	}
 	return &t, nil
 }
@@ -95,7 +95,7 @@ func compare(t *triage, results []result, entries map[string]bool) diff {
 	var d diff
 	byKey := map[string]verdict{}
 	for _, v := range t.Verdicts {
-		byKey[v.key()] = v
+		byKey[v.Key()] = v
 	}
 	reported := map[string]bool{}
 	for _, r := range results {
@@ -103,8 +103,8 @@ func compare(t *triage, results []result, entries map[string]bool) diff {
 			d.failures = append(d.failures, r)
 		}
 		for _, f := range r.Findings {
-			reported[f.key()] = true
-			v, ok := byKey[f.key()]
+			reported[f.Key()] = true
+			v, ok := byKey[f.Key()]
 			switch {
 			case !ok:
 				d.untriaged = append(d.untriaged, f)
@@ -114,7 +114,7 @@ func compare(t *triage, results []result, entries map[string]bool) diff {
 		}
 	}
 	for _, v := range t.Verdicts {
-		if entries[v.Entry] && v.expected() && !reported[v.key()] {
+		if entries[v.Entry] && v.expected() && !reported[v.Key()] {
 			// A failed run reports nothing; its failure is the news.
 			failed := false
 			for _, r := range d.failures {

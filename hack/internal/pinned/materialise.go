@@ -1,4 +1,8 @@
-package main
+// Package pinned materialises pinned releases of modules from the module
+// proxy into wrapper modules outside the clone and runs ctrllint on them:
+// what the corpus (hack/corpus) and the real-bug benchmark (hack/realbugs)
+// share.
+package pinned
 
 import (
 	"bytes"
@@ -19,12 +23,12 @@ import (
 // that entries built by an older corpus command are built again.
 const layoutVersion = 5
 
-// materialise makes dir/<name>@<version> a module in which the entry's
+// Materialise makes dir/<name>@<version> a module in which the entry's
 // patterns load: a wrapper that requires the pinned module, with its go.sum
 // filled by `go mod tidy` over a build-tagged file importing every matched
 // package. It runs once per entry description and Go version (a stamp file
 // records both), so a second `make corpus` goes straight to the analysis.
-func materialise(cache string, e entry) (string, error) {
+func Materialise(cache string, e Entry) (string, error) {
 	dir := filepath.Join(cache, e.Name+"@"+e.Version)
 	if e.Module == "" {
 		dir = filepath.Join(cache, e.Name)
@@ -57,14 +61,14 @@ func materialise(cache string, e entry) (string, error) {
 		return "", err
 	}
 	if e.Module != "" {
-		if _, err := goCmd(dir, "mod", "download", e.Module); err != nil {
+		if _, err := GoCmd(dir, "mod", "download", e.Module); err != nil {
 			return "", err
 		}
 		pkgs, err := listPackages(dir, e.Patterns, e.Exclude)
 		if err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(filepath.Join(dir, packagesFile), []byte(strings.Join(pkgs, "\n")+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, PackagesFile), []byte(strings.Join(pkgs, "\n")+"\n"), 0o644); err != nil {
 			return "", err
 		}
 		var b strings.Builder
@@ -78,7 +82,7 @@ func materialise(cache string, e entry) (string, error) {
 		}
 		// -e: tidy also wants what the packages' tests import, which
 		// need not be on the proxy; what is analysed is checked next.
-		if _, err := goCmd(dir, "mod", "tidy", "-e"); err != nil {
+		if _, err := GoCmd(dir, "mod", "tidy", "-e"); err != nil {
 			return "", err
 		}
 		if err := checkResolved(dir, pkgs); err != nil {
@@ -89,8 +93,8 @@ func materialise(cache string, e entry) (string, error) {
 }
 
 // pinnedGoMod reads the go.mod of the pinned module from the module cache.
-func pinnedGoMod(e entry) (*modfile.File, error) {
-	out, err := goCmd("", "mod", "download", "-json", e.Module+"@"+e.Version)
+func pinnedGoMod(e Entry) (*modfile.File, error) {
+	out, err := GoCmd("", "mod", "download", "-json", e.Module+"@"+e.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +116,7 @@ func pinnedGoMod(e entry) (*modfile.File, error) {
 // entry's staging version, other local replaces as the entry says (or not
 // at all, leaving the required version). pinned is nil for the standard
 // library.
-func wrapperGoMod(e entry, pinned *modfile.File, goVersion string) ([]byte, error) {
+func wrapperGoMod(e Entry, pinned *modfile.File, goVersion string) ([]byte, error) {
 	f := new(modfile.File)
 	f.AddModuleStmt("ctrllint.corpus/" + e.Name)
 	f.AddGoStmt(goVersion)
@@ -172,8 +176,8 @@ func gt(a, b string) bool {
 	return false
 }
 
-// packagesFile, in an entry's directory, lists the packages analysed.
-const packagesFile = "packages.txt"
+// PackagesFile, in an entry's directory, lists the packages analysed.
+const PackagesFile = "packages.txt"
 
 // listPackages returns the packages the patterns match, less those that
 // import an excluded path, directly or through each other, or whose tests
@@ -182,7 +186,7 @@ const packagesFile = "packages.txt"
 // importing them is never built).
 func listPackages(dir string, patterns, exclude []string) ([]string, error) {
 	args := append([]string{"list", "-e", "-mod=mod", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}"}, patterns...)
-	out, err := goCmd(dir, args...)
+	out, err := GoCmd(dir, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +241,7 @@ func listPackages(dir string, patterns, exclude []string) ([]string, error) {
 // does not serve).
 func checkResolved(dir string, pkgs []string) error {
 	args := append([]string{"list", "-e", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}{{range .DepsErrors}}{{.}}{{end}}"}, pkgs...)
-	out, err := goCmd(dir, args...)
+	out, err := GoCmd(dir, args...)
 	if err != nil {
 		return err
 	}
@@ -247,7 +251,8 @@ func checkResolved(dir string, pkgs []string) error {
 	return nil
 }
 
-func goCmd(dir string, args ...string) ([]byte, error) {
+// GoCmd runs the go command in dir and returns its standard output.
+func GoCmd(dir string, args ...string) ([]byte, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer

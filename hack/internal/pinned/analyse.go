@@ -1,4 +1,4 @@
-package main
+package pinned
 
 import (
 	"bytes"
@@ -14,10 +14,10 @@ import (
 	"golang.org/x/mod/module"
 )
 
-// A finding is one ctrllint report, placed by module path, version and
+// A Finding is one ctrllint report, placed by module path, version and
 // file (not by the cache directory it was read from), so that reports from
 // different machines compare.
-type finding struct {
+type Finding struct {
 	Entry    string `json:"entry"`
 	Analyzer string `json:"analyzer"`
 	File     string `json:"file"` // module@version/path
@@ -25,16 +25,17 @@ type finding struct {
 	Message  string `json:"message"`
 }
 
-func (f finding) key() string {
+// Key identifies the finding in a triage.
+func (f Finding) Key() string {
 	return fmt.Sprintf("%s|%s|%s:%d|%s", f.Entry, f.Analyzer, f.File, f.Line, f.Message)
 }
 
-// A result is what one ctrllint run on one entry gave.
-type result struct {
+// A Result is what one ctrllint run on one entry gave.
+type Result struct {
 	Entry    string    `json:"entry"`
 	Version  string    `json:"version"`
 	Packages int       `json:"packages"`
-	Findings []finding `json:"findings"`
+	Findings []Finding `json:"findings"`
 	Exit     int       `json:"exit"`
 	Stderr   string    `json:"stderr,omitempty"`
 	Seconds  float64   `json:"seconds"`
@@ -42,13 +43,15 @@ type result struct {
 	Failure  string    `json:"failure,omitempty"` // why this run counts as a crash
 }
 
-func analyse(bin, dir string, e entry) result {
-	r := result{Entry: e.Name, Version: e.Version}
+// Analyse runs `ctrllint -f json` in dir over the entry's packages with the
+// default flags, tests included: what a user's first run reports.
+func Analyse(bin, dir string, e Entry) Result {
+	r := Result{Entry: e.Name, Version: e.Version}
 	targets := e.Patterns
-	if data, err := os.ReadFile(filepath.Join(dir, packagesFile)); err == nil {
+	if data, err := os.ReadFile(filepath.Join(dir, PackagesFile)); err == nil {
 		targets = strings.Fields(string(data)) // the patterns, less excluded packages
 		r.Packages = len(targets)
-	} else if out, err := goCmd(dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, e.Patterns...)...); err == nil {
+	} else if out, err := GoCmd(dir, append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, e.Patterns...)...); err == nil {
 		r.Packages = len(strings.Fields(string(out)))
 	}
 	// The default flags, tests included: what a user's first run reports.
@@ -81,16 +84,20 @@ func analyse(bin, dir string, e entry) result {
 	if jerr := json.Unmarshal(stdout.Bytes(), &raw); jerr != nil && r.Failure == "" {
 		r.Failure = fmt.Sprintf("ctrllint's JSON output: %v", jerr)
 	}
-	modcache := strings.TrimSpace(string(must(goCmd(dir, "env", "GOMODCACHE"))))
-	goroot := strings.TrimSpace(string(must(goCmd(dir, "env", "GOROOT"))))
+	env, err := GoCmd(dir, "env", "GOMODCACHE", "GOROOT")
+	if err != nil {
+		r.Failure = err.Error()
+		return r
+	}
+	modcache, goroot, _ := strings.Cut(strings.TrimSpace(string(env)), "\n")
 	for _, x := range raw {
 		if x.Analyzer == "ctrllint" {
 			continue // a load or analyzer error, not a finding: the exit status (2) has made it a failure
 		}
-		r.Findings = append(r.Findings, finding{
+		r.Findings = append(r.Findings, Finding{
 			Entry:    e.Name,
 			Analyzer: x.Analyzer,
-			File:     placeFile(x.File, dir, modcache, goroot),
+			File:     PlaceFile(x.File, dir, modcache, goroot),
 			Line:     x.Line,
 			Message:  x.Message,
 		})
@@ -98,9 +105,9 @@ func analyse(bin, dir string, e entry) result {
 	return r
 }
 
-// placeFile names a file by module@version/path when it is in the module
+// PlaceFile names a file by module@version/path when it is in the module
 // cache, by the standard library's path when in GOROOT.
-func placeFile(file, dir, modcache, goroot string) string {
+func PlaceFile(file, dir, modcache, goroot string) string {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(dir, file)
 	}
@@ -117,12 +124,4 @@ func placeFile(file, dir, modcache, goroot string) string {
 		return "std/" + filepath.ToSlash(rel)
 	}
 	return file
-}
-
-func must(b []byte, err error) []byte {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "corpus:", err)
-		os.Exit(1)
-	}
-	return b
 }

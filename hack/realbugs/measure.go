@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctrllint/ctrllint/hack/internal/bugs"
+	"github.com/ctrllint/ctrllint/hack/internal/pinned"
+)
+
+// An outcome is what ctrllint reported in one bug's function at its two
+// versions.
+type outcome struct {
+	bug     bugs.Bug
+	buggy   []pinned.Finding // the bug's analyzer, inside the function, at the buggy version
+	fixed   []pinned.Finding // the same at the fixed version
+	failure string           // the versions could not be analysed
+}
+
+func (o outcome) detected() bool { return len(o.buggy) > 0 }
+
+// ok says whether the outcome is what realbugs.json records: the recorded
+// detection, and nothing at the fixed version.
+func (o outcome) ok() bool {
+	return o.failure == "" && o.detected() == o.bug.Detected && len(o.fixed) == 0
+}
+
+// A version is one module version and the benchmark's packages in it: each
+// is materialised and analysed once, however many bugs it holds.
+type version struct {
+	module, version string
+	entry           pinned.Entry
+	result          pinned.Result
+	dir             string // the module's directory in the module cache
+	failure         string
+}
+
+func measure(bin, cache string, selected []bugs.Bug) []outcome {
+	versions := map[string]*version{}
+	var order []string
+	add := func(b bugs.Bug, v string) {
+		key := b.Module + "@" + v
+		x := versions[key]
+		if x == nil {
+			x = &version{module: b.Module, version: v, entry: pinned.Entry{
+				Name:    strings.NewReplacer("/", "_", "~", "_").Replace(b.Module),
+				Module:  b.Module,
+				Version: v,
+				Staging: b.StagingAt(v),
+				Replace: map[string]string{},
+			}}
+			versions[key] = x
+			order = append(order, key)
+		}
+		if !contains(x.entry.Patterns, b.Package) {
+			x.entry.Patterns = append(x.entry.Patterns, b.Package)
+		}
+		for k, r := range b.Replace {
+			x.entry.Replace[k] = r
+		}
+		for _, e := range b.Exclude {
+			if !contains(x.entry.Exclude, e) {
+				x.entry.Exclude = append(x.entry.Exclude, e)
+			}
+		}
+	}
+	for _, b := range selected {
+		add(b, b.Buggy)
+		add(b, b.Fixed)
+	}
+	sort.Strings(order)
+	for i, key := range order {
+		x := versions[key]
+		sort.Strings(x.entry.Patterns)
+		fmt.Fprintf(os.Stderr, "realbugs: [%d/%d] %s: %d packages\n", i+1, len(order), key, len(x.entry.Patterns))
+		analyseVersion(bin, cache, x)
+	}
+	out := make([]outcome, 0, len(selected))
+	for _, b := range selected {
+		out = append(out, judge(b, versions[b.Module+"@"+b.Buggy], versions[b.Module+"@"+b.Fixed]))
+	}
+	return out
+}
+
+func analyseVersion(bin, cache string, x *version) {
+	dir, err := pinned.Materialise(cache, x.entry)
+	if err != nil {
+		x.failure = err.Error()
+		return
+	}
+	x.result = pinned.Analyse(bin, dir, x.entry)
+	if x.result.Failure != "" {
+		x.failure = x.result.Failure + "\n" + tail(x.result.Stderr, 2000)
+		return
+	}
+	out, err := pinned.GoCmd(dir, "mod", "download", "-json", x.module+"@"+x.version)
+	if err != nil {
+		x.failure = err.Error()
+		return
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		x.failure = fmt.Sprintf("go mod download -json %s@%s: no directory (%v)", x.module, x.version, err)
+		return
+	}
+	x.dir = info.Dir
+}
+
+// judge looks for the bug's analyzer's findings inside its function at both
+// versions.
+func judge(b bugs.Bug, buggy, fixed *version) outcome {
+	o := outcome{bug: b}
+	var err error
+	if o.buggy, err = inside(b, buggy, b.File, b.Function); err != nil {
+		o.failure = err.Error()
+		return o
+	}
+	file, function := b.FixedAt()
+	if o.fixed, err = inside(b, fixed, file, function); err != nil {
+		o.failure = err.Error()
+	}
+	return o
+}
+
+func inside(b bugs.Bug, v *version, file, function string) ([]pinned.Finding, error) {
+	if v.failure != "" {
+		return nil, fmt.Errorf("%s@%s: %s", v.module, v.version, v.failure)
+	}
+	s, err := funcSpan(filepath.Join(v.dir, filepath.FromSlash(file)), function)
+	if err != nil {
+		return nil, fmt.Errorf("%s@%s: %v", v.module, v.version, err)
+	}
+	placed := v.module + "@" + v.version + "/" + file
+	var found []pinned.Finding
+	for _, f := range v.result.Findings {
+		if f.Analyzer == b.Analyzer && f.File == placed && s.has(f.Line) {
+			found = append(found, f)
+		}
+	}
+	return found, nil
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
