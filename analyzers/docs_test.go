@@ -209,6 +209,39 @@ var noLegacyFixture = map[string]string{
 	suppression.Name: "it reads comments, nothing that depends on client-go's version",
 }
 
+// noV017Fixture are the analyzers without a fixture in the module compiled
+// against client-go v0.17 (the last release whose typed clients take no
+// context), and why: what they read is the same in v0.17 as in the legacy
+// module's release, whose fixtures cover it.
+var noV017Fixture = map[string]string{
+	suppression.Name:     "it reads comments",
+	"tombstone":          "informer handlers and cache.DeletedFinalStateUnknown are the same since v0.17",
+	"queuedone":          "the untyped workqueue.Interface is the same since v0.17",
+	"cachemutation":      "listers and informer stores are the same since v0.17, and it follows field writes, not client calls",
+	"cachesync":          "WaitForCacheSync, a factory's Start and an informer's Run are the same since v0.17; its client writes are matched by name",
+	"finalizer":          "it matches typed-client calls by receiver and scans every argument, with or without a context",
+	"clientperreconcile": "kubernetes.NewForConfig and the informer factories' constructors are the same since v0.17",
+	"ownerkind":          "metav1.OwnerReference and NewControllerRef are the same since v0.17",
+	"requeueerr":         "controller-runtime only; the module holds client-go v0.17 alone",
+	"patchbase":          "controller-runtime only; the module holds client-go v0.17 alone",
+}
+
+// TestV017Fixtures: every analyzer has a fixture in the client-go v0.17
+// module or a reason above, and not both.
+func TestV017Fixtures(t *testing.T) {
+	for _, a := range analyzers.All() {
+		dir := filepath.Join("..", "testdata", "src", "v017", a.Name)
+		_, err := os.Stat(dir)
+		_, exempt := noV017Fixture[a.Name]
+		switch {
+		case exempt && err == nil:
+			t.Errorf("%s has a fixture in %s: drop it from noV017Fixture", a.Name, dir)
+		case !exempt && err != nil:
+			t.Errorf("analyzer %s has no fixture directory %s, nor a reason in noV017Fixture", a.Name, dir)
+		}
+	}
+}
+
 // TestFixturesExist: every analyzer has its fixture directory, named after
 // it, in both fixture modules. The tests that run every analyzer's
 // fixtures (the SARIF and -fix runs of cmd/ctrllint, the golangci-lint

@@ -24,6 +24,7 @@ corpus-ci: build
 	$(GO) run ./hack/corpus run -ctrllint $(BIN) -only $(CORPUS_CI_ENTRIES)
 
 # Renders docs/corpus.md and the README's precision table from
-# hack/corpus/triage.json (a test fails when they are stale).
+# hack/corpus/triage.json and the real-bug benchmark's recall from
+# hack/realbugs/realbugs.json (a test fails when they are stale).
 corpus-docs:
 	$(GO) run ./hack/corpus render -o docs/corpus.md -readme README.md

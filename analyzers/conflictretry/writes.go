@@ -58,10 +58,10 @@ func clientWrite(call *ssa.Call) (write, bool) {
 	w := write{call: call, pos: call.Pos(), method: fn.Name()}
 	switch {
 	case kube.IsTypedResourceClient(recv) || kube.IsDynamicResourceClient(recv):
-		if fn.Name() != "Update" && fn.Name() != "UpdateStatus" || len(args) < 2 {
+		if args = kube.TypedArgs(fn, args); fn.Name() != "Update" && fn.Name() != "UpdateStatus" || len(args) < 1 {
 			return write{}, false
 		}
-		w.obj = args[1]
+		w.obj = args[0]
 		w.err = flow.Result(call, 1)
 	case fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg:
 		if fn.Name() != "Update" && fn.Name() != "Patch" || len(args) < 2 {

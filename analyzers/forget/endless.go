@@ -197,7 +197,7 @@ func derive(keys map[ssa.Value]bool) map[ssa.Value]bool {
 }
 
 // isObjectRead reports whether a call reads an object by a name split from
-// the key: a lister's Get(name), a typed client's Get(ctx, name, opts).
+// the key: a lister's Get(name), a typed client's Get([ctx, ]name, opts).
 func isObjectRead(common *ssa.CallCommon, derived map[ssa.Value]bool) bool {
 	fn := ssax.Callee(common)
 	if fn == nil || fn.Name() != "Get" {
@@ -215,8 +215,10 @@ func isObjectRead(common *ssa.CallCommon, derived map[ssa.Value]bool) bool {
 	switch {
 	case kube.IsLister(recv) && len(args) == 1:
 		return derived[args[0]]
-	case kube.IsTypedResourceClient(recv) && len(args) == 3:
-		return derived[args[1]]
+	case kube.IsTypedResourceClient(recv):
+		if args = kube.TypedArgs(fn, args); len(args) == 2 {
+			return derived[args[0]]
+		}
 	}
 	return false
 }

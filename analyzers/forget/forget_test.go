@@ -18,3 +18,9 @@ func TestCurrentClientGo(t *testing.T) {
 func TestLegacyClientGo(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, fixture("legacy"), forget.Analyzer, "./forget")
 }
+
+// TestClientGo017: the untyped queue and typed clients before context
+// arguments (client-go v0.17).
+func TestClientGo017(t *testing.T) {
+	analysistest.Run(t, fixture("v017"), forget.Analyzer, "./forget")
+}

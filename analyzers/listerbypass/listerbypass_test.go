@@ -29,3 +29,8 @@ func TestAll(t *testing.T) {
 func TestLegacyClientGo(t *testing.T) {
 	analysistest.Run(t, fixture("legacy"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/operator", "./listerbypass/nodeutil")
 }
+
+// TestClientGo017: the API before context arguments (client-go v0.17).
+func TestClientGo017(t *testing.T) {
+	analysistest.Run(t, fixture("v017"), listerbypass.Analyzer, "./listerbypass/podgc")
+}

@@ -18,3 +18,8 @@ func TestCurrentClientGo(t *testing.T) {
 func TestLegacyClientGo(t *testing.T) {
 	analysistest.Run(t, fixture("legacy"), sharedowner.Analyzer, "./sharedowner", "./sharedowner/ownerref")
 }
+
+// TestClientGo017: typed clients before context arguments (client-go v0.17).
+func TestClientGo017(t *testing.T) {
+	analysistest.Run(t, fixture("v017"), sharedowner.Analyzer, "./sharedowner")
+}

@@ -192,25 +192,32 @@ func clientWriteOf(fn *types.Func, recv types.Type) (clientWrite, bool) {
 	}
 	name := fn.Name()
 	if kube.IsTypedResourceClient(recv) {
-		w := clientWrite{Method: name, Typed: true, Served: kube.ObjectOf(recv), Object: 1, Data: -1, Subresources: -1}
+		// Indices count the context argument of client-go v0.18 and
+		// later; code written before (Update(obj)) has none.
+		ctx := 0
+		if kube.TakesContext(fn) {
+			ctx = 1
+		}
+		w := clientWrite{Method: name, Typed: true, Served: kube.ObjectOf(recv), Object: ctx, Data: -1, Subresources: -1}
 		switch name {
 		case "Update":
 			w.Kind = mainWrite
 		case "UpdateStatus":
 			w.Kind = statusWrite
 		case "UpdateApproval":
-			w.Kind, w.Object = statusWrite, 2 // (ctx, name, csr, opts)
+			w.Kind, w.Object = statusWrite, ctx+1 // ([ctx, ]name, csr, opts)
 		case "Apply":
 			w.Kind, w.Apply = mainWrite, true
 		case "ApplyStatus":
 			w.Kind, w.Apply = statusWrite, true
 		case "Patch":
-			// (ctx, name, pt, data, opts, subresources...): the kind
+			// ([ctx, ]name, pt, data, [opts, ]subresources...): the kind
 			// depends on the subresources, which only the caller sees.
-			if sig.Params().Len() != 6 || !sig.Variadic() {
+			// Patch gained its options with the context (v0.18).
+			if sig.Params().Len() != 4+2*ctx || !sig.Variadic() {
 				return clientWrite{}, false
 			}
-			w.Kind, w.Object, w.Data, w.Subresources = mainWrite, -1, 3, 5
+			w.Kind, w.Object, w.Data, w.Subresources = mainWrite, -1, 2+ctx, 3+2*ctx
 		default:
 			return clientWrite{}, false
 		}

@@ -18,3 +18,8 @@ func TestCurrentClientGo(t *testing.T) {
 func TestLegacyClientGo(t *testing.T) {
 	analysistest.Run(t, fixture("legacy"), statusupdate.Analyzer, "./statusupdate")
 }
+
+// TestClientGo017: typed clients before context arguments (client-go v0.17).
+func TestClientGo017(t *testing.T) {
+	analysistest.Run(t, fixture("v017"), statusupdate.Analyzer, "./statusupdate")
+}

@@ -104,7 +104,7 @@ func createOf(call ssa.CallInstruction, fn *types.Func, recv types.Type, args []
 	i := -1
 	switch {
 	case kube.IsTypedResourceClient(recv):
-		i = 1
+		args, i = kube.TypedArgs(fn, args), 0
 	case fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg:
 		if _, name := kube.PathName(recv); name == "SubResourceWriter" || name == "SubResourceClient" {
 			return send{}, false

@@ -20,6 +20,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/ctrllint/ctrllint/hack/internal/bugs"
 	"github.com/ctrllint/ctrllint/hack/internal/pinned"
 	"os"
 	"path/filepath"
@@ -58,6 +59,14 @@ func here(name string) string {
 		return filepath.Join("hack", "corpus", name)
 	}
 	return name
+}
+
+// realbugsFile is the real-bug benchmark's data, whose recall the docs show.
+func realbugsFile() string {
+	if _, err := os.Stat(filepath.Join("hack", "realbugs", "realbugs.json")); err == nil {
+		return filepath.Join("hack", "realbugs", "realbugs.json")
+	}
+	return filepath.Join("..", "realbugs", "realbugs.json")
 }
 
 func defaultCache() string {
@@ -150,7 +159,11 @@ func renderCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, []byte(render(cfg, tri)), 0o644); err != nil {
+	real, err := bugs.Load(realbugsFile())
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, []byte(render(cfg, tri, real)), 0o644); err != nil {
 		return err
 	}
 	if *readme == "" {
@@ -160,7 +173,7 @@ func renderCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	updated, err := withPrecision(string(text), tri)
+	updated, err := withPrecision(string(text), tri, real)
 	if err != nil {
 		return err
 	}

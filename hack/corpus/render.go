@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers"
 	"github.com/ctrllint/ctrllint/analyzers/suppression"
+	"github.com/ctrllint/ctrllint/hack/internal/bugs"
 )
 
 // analyzerOrder lists analyzers in the README's order (analyzers.All's);
@@ -76,26 +77,31 @@ func contains(s []string, x string) bool {
 	return false
 }
 
-// precisionTable is the table docs/corpus.md and the README share.
-func precisionTable(t *triage) string {
+// precisionTable is the table docs/corpus.md and the README share: the
+// corpus's precision, and beside it the recall on the real-bug benchmark.
+func precisionTable(t *triage, real []bugs.Bug) string {
 	m, names := tallies(t)
+	recall := map[string]bugs.Recall{}
+	for _, r := range bugs.Recalls(real) {
+		recall[r.Analyzer] = r
+	}
 	var b strings.Builder
-	b.WriteString("| analyzer | reported | true positives | false positives (known limitations) | precision | false positives fixed |\n")
-	b.WriteString("| --- | --: | --: | --: | --: | --: |\n")
+	b.WriteString("| analyzer | reported | true positives | false positives (known limitations) | precision | false positives fixed | recall on real bugs |\n")
+	b.WriteString("| --- | --: | --: | --: | --: | --: | --: |\n")
 	var all tally
 	for _, a := range names {
 		c := m[a]
 		all.tp += c.tp
 		all.fpKnown += c.fpKnown
 		all.fpFixed += c.fpFixed
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %d |\n", a, c.tp+c.fpKnown, c.tp, c.fpKnown, c.precision(), c.fpFixed)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %d | %s |\n", a, c.tp+c.fpKnown, c.tp, c.fpKnown, c.precision(), c.fpFixed, recall[a])
 	}
-	fmt.Fprintf(&b, "| **all** | %d | %d | %d | %s | %d |\n", all.tp+all.fpKnown, all.tp, all.fpKnown, all.precision(), all.fpFixed)
+	fmt.Fprintf(&b, "| **all** | %d | %d | %d | %s | %d | %s |\n", all.tp+all.fpKnown, all.tp, all.fpKnown, all.precision(), all.fpFixed, recall["all"])
 	return b.String()
 }
 
 // render writes docs/corpus.md.
-func render(cfg *config, t *triage) string {
+func render(cfg *config, t *triage, real []bugs.Bug) string {
 	var b strings.Builder
 	b.WriteString(`# The real-world corpus
 
@@ -127,8 +133,9 @@ and explained here by updating ` + "`hack/corpus/triage.json`" + `.
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", e.Name, mod, ver, strings.Join(pats, " "))
 	}
-	b.WriteString("\n## Precision\n\nPrecision is the share of true positives among what ctrllint reports today; false positives that an analyzer change removed are counted apart.\n\n")
-	b.WriteString(precisionTable(t))
+	b.WriteString("\n## Precision and recall\n\nPrecision is the share of true positives among what ctrllint reports today; false positives that an analyzer change removed are counted apart. Recall is the share of the real-bug benchmark's bugs (below) that ctrllint reports at the buggy version.\n\n")
+	b.WriteString(precisionTable(t, real))
+	b.WriteString(realBugs(real))
 	m, names := tallies(t)
 	for _, a := range names {
 		c := m[a]
@@ -163,10 +170,42 @@ const (
 
 // withPrecision replaces the README's block between the corpus markers with
 // the precision table.
-func withPrecision(readme string, t *triage) (string, error) {
+func withPrecision(readme string, t *triage, real []bugs.Bug) (string, error) {
 	i, j := strings.Index(readme, precisionBegin), strings.Index(readme, precisionEnd)
 	if i < 0 || j < i {
 		return "", fmt.Errorf("README.md lacks the %q ... %q markers", precisionBegin, precisionEnd)
 	}
-	return readme[:i+len(precisionBegin)] + "\n" + precisionTable(t) + readme[j:], nil
+	return readme[:i+len(precisionBegin)] + "\n" + precisionTable(t, real) + readme[j:], nil
+}
+
+// realBugs is docs/corpus.md's section on the real-bug benchmark.
+func realBugs(real []bugs.Bug) string {
+	var b strings.Builder
+	b.WriteString(`
+## The real-bug benchmark
+
+` + "`make realbugs-all`" + ` (hack/realbugs) runs ctrllint on real bugs of its classes
+that were fixed upstream: each is a module the module proxy serves, at the
+last release with the bug and the first with the fix. A bug counts as
+found when its analyzer reports inside the bug's function at the buggy
+release; every fixed release must be clean there. The run fails when an
+outcome differs from what hack/realbugs/realbugs.json records, so a change
+in recall is always seen. ` + "`make test`" + ` runs the bugs marked ci (` + "`make realbugs`" + `).
+
+| bug | analyzer | module | buggy → fixed | function | found | fix upstream |
+| --- | --- | --- | --- | --- | --- | --- |
+`)
+	for _, x := range real {
+		found := "yes"
+		if !x.Detected {
+			found = "no: " + x.Missed
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s → %s | `%s` in %s | %s | %s |\n", x.Name, x.Analyzer, x.Module, x.Buggy, x.Fixed, x.Function, x.File, cell(found), cell(x.Evidence))
+	}
+	return b.String()
+}
+
+// cell keeps a table cell on one line.
+func cell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
 }

@@ -169,3 +169,26 @@ func IsInformerFactory(t types.Type) bool {
 	}
 	return HasMethods(t, "Start") && (HasMethods(t, "InformerFor") || HasMethods(t, "ForResource"))
 }
+
+// TypedArgs returns the arguments of a call of fn, a typed client's method,
+// after its context: client-go's typed clients take a context.Context
+// first since v0.18 (Update(ctx, obj, opts)) and none before
+// (Update(obj)), and code of both ages is still run, so analyzers read
+// the arguments at the same indices for both: TypedArgs(fn, args)[0] is
+// the object Update sends, the name Get reads.
+func TypedArgs[T any](fn *types.Func, args []T) []T {
+	if len(args) > 0 && TakesContext(fn) {
+		return args[1:]
+	}
+	return args
+}
+
+// TakesContext reports whether fn's first parameter is a context.Context.
+func TakesContext(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Params().Len() == 0 {
+		return false
+	}
+	path, name := PathName(sig.Params().At(0).Type())
+	return path == "context" && name == "Context"
+}
