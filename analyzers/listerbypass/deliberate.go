@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
 // deliberate reports whether a read is a deliberate fresh read, which real
@@ -47,9 +48,16 @@ func callersOf(fns []*ssa.Function) map[*ssa.Function][]*ssa.Function {
 }
 
 // callerReadsCache reports whether a caller of fn reads the read's resource
-// from its cache, directly or in another package helper it calls.
+// from its cache, directly or in another package helper it calls. A test
+// is no such caller: it fills an informer's store to set up the controller
+// it tests (podInformer.Informer().GetStore().Add(pod), then
+// gcc.gcOrphaned(pods)), which makes the controller's own read no
+// fallback.
 func callerReadsCache(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
 	for _, caller := range callers[fn] {
+		if ssax.InTest(caller) {
+			continue
+		}
 		if readsCacheToo(caller, r) {
 			return true
 		}

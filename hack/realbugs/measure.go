@@ -67,6 +67,11 @@ func measure(bin, cache string, selected []bugs.Bug) []outcome {
 				x.entry.Exclude = append(x.entry.Exclude, e)
 			}
 		}
+		for _, s := range b.Stubs {
+			if !contains(x.entry.Stubs, s) {
+				x.entry.Stubs = append(x.entry.Stubs, s)
+			}
+		}
 	}
 	for _, b := range selected {
 		add(b, b.Buggy)

@@ -42,7 +42,7 @@ func summarise(outcomes []outcome) string {
 		}
 		fmt.Fprintf(&b, "\n%s (%s %s..%s, %s %s):\n", o.bug.Name, o.bug.Module, o.bug.Buggy, o.bug.Fixed, o.bug.File, o.bug.Function)
 		if o.failure != "" {
-			fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(strings.TrimSpace(o.failure), "\n", "\n  "))
+			fmt.Fprintf(&b, "  %s\n", strings.Join(head(strings.Split(strings.TrimSpace(o.failure), "\n"), 12), "\n  "))
 		}
 		for _, f := range o.fixed {
 			fmt.Fprintf(&b, "  at the fixed version: %s:%d: %s\n", f.File, f.Line, f.Message)
@@ -63,4 +63,13 @@ func failed(outcomes []outcome) int {
 		}
 	}
 	return n
+}
+
+// head keeps a failure's first lines: a module that does not resolve
+// fails every package the same way.
+func head(lines []string, n int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	return append(lines[:n:n], fmt.Sprintf("... (%d more lines)", len(lines)-n))
 }

@@ -38,6 +38,7 @@ type Bug struct {
 	Staging map[string]string `json:"staging,omitempty"`
 	Replace map[string]string `json:"replace,omitempty"` // as hack/corpus's entries
 	Exclude []string          `json:"exclude,omitempty"`
+	Stubs   []string          `json:"stubs,omitempty"`
 	// Detected records the outcome at the buggy version the last time the
 	// benchmark was run; a run fails when it changes, so that a change in
 	// recall is always seen and recorded here.

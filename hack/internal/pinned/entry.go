@@ -15,5 +15,10 @@ type Entry struct {
 	// packages that import them, directly or through other packages of
 	// the entry, are left out.
 	Exclude []string `json:"exclude"`
-	Note    string   `json:"note"`
+	// Stubs lists modules the pinned go.mod requires that the module proxy
+	// no longer serves (vbom.ml/util in kubernetes v1.16) and that no
+	// analysed package imports: each is replaced by an empty local module,
+	// so that the module graph loads.
+	Stubs []string `json:"stubs,omitempty"`
+	Note  string   `json:"note"`
 }

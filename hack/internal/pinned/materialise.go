@@ -60,6 +60,9 @@ func Materialise(cache string, e Entry) (string, error) {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
 		return "", err
 	}
+	if err := writeStubs(dir, e.Stubs); err != nil {
+		return "", err
+	}
 	if e.Module != "" {
 		if _, err := GoCmd(dir, "mod", "download", e.Module); err != nil {
 			return "", err
@@ -138,6 +141,9 @@ func wrapperGoMod(e Entry, pinned *modfile.File, goVersion string) ([]byte, erro
 			f.AddReplace(r.Old.Path, "", r.Old.Path, e.Staging)
 		}
 	}
+	for _, path := range e.Stubs {
+		f.AddReplace(path, "", stubDir(path), "")
+	}
 	keys := make([]string, 0, len(e.Replace))
 	for k := range e.Replace {
 		keys = append(keys, k)
@@ -147,6 +153,23 @@ func wrapperGoMod(e Entry, pinned *modfile.File, goVersion string) ([]byte, erro
 		f.AddReplace(k, "", k, e.Replace[k])
 	}
 	return f.Format()
+}
+
+// stubDir is where a stub module lives in an entry's directory.
+func stubDir(path string) string { return "./stubs/" + path }
+
+// writeStubs writes an empty module for each path the entry stubs.
+func writeStubs(dir string, paths []string) error {
+	for _, path := range paths {
+		d := filepath.Join(dir, filepath.FromSlash(stubDir(path)))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(d, "go.mod"), []byte("module "+path+"\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // goLangVersion is the running toolchain's language version (1.N).
