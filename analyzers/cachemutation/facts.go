@@ -102,7 +102,9 @@ func (a *checker) factsOf(fn *types.Func) *calleeFacts {
 		return c
 	}
 	c := new(calleeFacts)
-	if !summaries.Visible(a.pass, fn) {
+	if !a.imports || !summaries.Visible(a.pass, fn) {
+		// Making the package's own summaries, or a package not imported
+		// directly (package summary).
 		a.imported[fn] = c
 		return c
 	}
