@@ -117,8 +117,10 @@
 //     (extensions and apps, networking.k8s.io, policy; core and
 //     events.k8s.io);
 //   - the group, when the owner's package takes it from a constant of a
-//     package the analysed one does not import directly (cert-manager's
-//     Group: certmanager.GroupName): only the kind is compared;
+//     package the analysed one does not import directly and that is not
+//     beside it in its module (cert-manager's Group:
+//     certmanager.GroupName, in the parent directory of the version
+//     package, is read from its source): only the kind is compared;
 //   - variables of a package the analysed one does not import directly,
 //     and helpers of other packages (kubernetes' history.NewControllerRevision
 //     is judged in its own package, where its owner is an interface);

@@ -79,6 +79,7 @@ type fileCtx struct {
 	pkg     *types.Package
 	info    *types.Info       // nil for a dependency's file
 	imports map[string]string // local name → import path, when info is nil
+	file    string            // the dependency's file, when info is nil
 	defs    *localDefs        // the enclosing function's locals, or nil
 	env     map[*types.Var]binding
 }
@@ -116,6 +117,9 @@ func (ev *evaluator) eval(e ast.Expr, fc fileCtx) value {
 	case *ast.SelectorExpr:
 		if obj := ev.qualified(e, fc); obj != nil {
 			return ev.object(obj, fc)
+		}
+		if s, ok := ev.sourceConst(e, fc); ok {
+			return value{kind: vString, str: known(s)}
 		}
 		x := ev.eval(e.X, fc)
 		switch {
@@ -269,6 +273,20 @@ func (ev *evaluator) qualified(sel *ast.SelectorExpr, fc fileCtx) types.Object {
 	return nil
 }
 
+// sourceConst folds pkg.Name in a dependency's file when the package is one
+// export data does not hold whole: its constant, read from its source.
+func (ev *evaluator) sourceConst(sel *ast.SelectorExpr, fc fileCtx) (string, bool) {
+	x, ok := sel.X.(*ast.Ident)
+	if !ok || fc.info != nil || fc.file == "" {
+		return "", false
+	}
+	p, ok := fc.imports[x.Name]
+	if !ok {
+		return "", false
+	}
+	return ev.a.src.sourceConst(fc.file, fc.pkg.Path(), p, sel.Sel.Name)
+}
+
 // object folds what a named constant or variable holds.
 func (ev *evaluator) object(obj types.Object, fc fileCtx) value {
 	switch obj := obj.(type) {
@@ -321,11 +339,11 @@ func (ev *evaluator) pkgVar(v *types.Var) value {
 		}
 		return ev.eval(init, fileCtx{pkg: pkg, info: ev.a.pass.TypesInfo})
 	}
-	init, imports := ev.a.src.varInit(v)
+	init, imports, file := ev.a.src.varInit(v)
 	if init == nil {
 		return value{}
 	}
-	return ev.eval(init, fileCtx{pkg: pkg, imports: imports})
+	return ev.eval(init, fileCtx{pkg: pkg, imports: imports, file: file})
 }
 
 // builtinGV is the group and version of a package of k8s.io/api (or the

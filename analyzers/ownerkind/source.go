@@ -6,7 +6,9 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -18,12 +20,13 @@ import (
 // pass parsed is taken from the pass. Files are kept for the life of the
 // pass only.
 type sources struct {
-	pass  *analysis.Pass
-	files map[string]*ast.File // by file name; nil when unreadable
+	pass   *analysis.Pass
+	files  map[string]*ast.File         // by file name; nil when unreadable
+	consts map[string]map[string]string // by directory: its string constants
 }
 
 func newSources(pass *analysis.Pass) *sources {
-	return &sources{pass: pass, files: map[string]*ast.File{}}
+	return &sources{pass: pass, files: map[string]*ast.File{}, consts: map[string]map[string]string{}}
 }
 
 // fileOf returns the syntax of the file declaring obj, and whether it is
@@ -88,12 +91,12 @@ func imports(f *ast.File) map[string]string {
 	return m
 }
 
-// varInit returns the initializer of a dependency's package-level variable
-// and the imports of its file, or nil.
-func (s *sources) varInit(v *types.Var) (ast.Expr, map[string]string) {
+// varInit returns the initializer of a dependency's package-level variable,
+// the imports of its file and the file's name, or nil.
+func (s *sources) varInit(v *types.Var) (ast.Expr, map[string]string, string) {
 	f, own := s.fileOf(v)
 	if f == nil || own {
-		return nil, nil
+		return nil, nil, ""
 	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -104,12 +107,74 @@ func (s *sources) varInit(v *types.Var) (ast.Expr, map[string]string) {
 			vs := spec.(*ast.ValueSpec)
 			for i, id := range vs.Names {
 				if id.Name == v.Name() && len(vs.Values) == len(vs.Names) {
-					return vs.Values[i], imports(f)
+					return vs.Values[i], imports(f), s.pass.Fset.File(v.Pos()).PositionFor(v.Pos(), false).Filename
 				}
 			}
 		}
 	}
-	return nil, nil
+	return nil, nil, ""
+}
+
+// sourceConst finds a string constant of a package a dependency's file
+// imports but whose scope export data does not hold (a package no package
+// of the build imports directly: cert-manager's v1alpha2 register.go takes
+// Group: certmanager.GroupName from its parent package). The package is
+// looked for beside the file, by the path from the file's package to the
+// imported one, as a module lays out its packages; a constant declared
+// there as `const Name = "..."` is its value.
+func (s *sources) sourceConst(file, fromPkg, importPath, name string) (string, bool) {
+	rel, err := filepath.Rel(filepath.FromSlash(fromPkg), filepath.FromSlash(importPath))
+	if err != nil || strings.Count(rel, "..") > strings.Count(fromPkg, "/") {
+		return "", false
+	}
+	dir := filepath.Join(filepath.Dir(file), rel)
+	consts, ok := s.consts[dir]
+	if !ok {
+		consts = dirConsts(dir)
+		s.consts[dir] = consts
+	}
+	v, ok := consts[name]
+	return v, ok
+}
+
+// dirConsts reads the string constants declared with a literal value in
+// the Go files (not tests) of a directory.
+func dirConsts(dir string) map[string]string {
+	out := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, id := range vs.Names {
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if v, err := strconv.Unquote(lit.Value); err == nil {
+							out[id.Name] = v
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // registrations finds, in a file, the kinds under which API types are
