@@ -120,18 +120,34 @@ func analyseVersion(bin, cache string, x *version) {
 func judge(b bugs.Bug, buggy, fixed *version) outcome {
 	o := outcome{bug: b}
 	var err error
-	if o.buggy, err = inside(b, buggy, b.File, b.Function); err != nil {
+	if o.buggy, err = inside(b, buggy, b.File, b.Function, ""); err != nil {
 		o.failure = err.Error()
 		return o
 	}
 	file, function := b.FixedAt()
-	if o.fixed, err = inside(b, fixed, file, function); err != nil {
+	if o.fixed, err = inside(b, fixed, file, function, ""); err != nil {
 		o.failure = err.Error()
+		return o
+	}
+	for _, p := range b.Also {
+		for _, at := range []struct {
+			v     *version
+			found *[]pinned.Finding
+		}{{buggy, &o.buggy}, {fixed, &o.fixed}} {
+			fs, err := inside(b, at.v, p.File, p.Function, b.ShortName())
+			if err != nil {
+				o.failure = err.Error()
+				return o
+			}
+			*at.found = append(*at.found, fs...)
+		}
 	}
 	return o
 }
 
-func inside(b bugs.Bug, v *version, file, function string) ([]pinned.Finding, error) {
+// inside returns the bug's analyzer's findings inside function in file at
+// version v; with mention set, only those whose message names it.
+func inside(b bugs.Bug, v *version, file, function, mention string) ([]pinned.Finding, error) {
 	if v.failure != "" {
 		return nil, fmt.Errorf("%s@%s: %s", v.module, v.version, v.failure)
 	}
@@ -142,7 +158,7 @@ func inside(b bugs.Bug, v *version, file, function string) ([]pinned.Finding, er
 	placed := v.module + "@" + v.version + "/" + file
 	var found []pinned.Finding
 	for _, f := range v.result.Findings {
-		if f.Analyzer == b.Analyzer && f.File == placed && s.has(f.Line) {
+		if f.Analyzer == b.Analyzer && f.File == placed && s.has(f.Line) && strings.Contains(f.Message, mention) {
 			found = append(found, f)
 		}
 	}

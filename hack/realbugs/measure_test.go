@@ -50,6 +50,21 @@ func TestJudge(t *testing.T) {
 				c.name, o.detected(), len(o.fixed), o.failure, c.detected, c.fixedClean)
 		}
 	}
+	// A caller named in also counts only when the finding names the
+	// function.
+	caller := b
+	caller.Also = []bugs.Place{{File: "pkg/c.go", Function: "other"}}
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{{"obj is modified (c.onDelete(...), which does ...)", true}, {"obj is modified (c.update(...))", false}} {
+		f := pinned.Finding{Analyzer: "tombstone", File: "example.com/m@v1.0.0/pkg/c.go", Line: 7, Message: c.msg}
+		o := judge(caller, &version{module: b.Module, version: b.Buggy, dir: buggyDir, result: pinned.Result{Findings: []pinned.Finding{f}}},
+			&version{module: b.Module, version: b.Fixed, dir: fixedDir})
+		if o.failure != "" || o.detected() != c.want {
+			t.Errorf("also, %q: detected %v, failure %q; want %v", c.msg, o.detected(), o.failure, c.want)
+		}
+	}
 	// A function missing at a version, or a version that failed, is a
 	// failure, never a miss.
 	o := judge(bugs.Bug{Analyzer: "tombstone", Module: b.Module, File: "pkg/c.go", Function: "gone"},

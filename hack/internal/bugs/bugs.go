@@ -29,9 +29,15 @@ type Bug struct {
 	// when the fix moved or renamed it.
 	FixedFile     string `json:"fixed_file,omitempty"`
 	FixedFunction string `json:"fixed_function,omitempty"`
-	Evidence      string `json:"evidence"` // the fix upstream: its PR, commit or issue, and what it changed
-	Shape         string `json:"shape"`    // the bug's code shape, in words
-	Verified      string `json:"verified"` // what was checked of the diff between the two versions
+	// Also are the callers where the analyzer reports the bug when it is
+	// in a function that writes or reads for them (cachemutation reports
+	// the cache read in ProcessItem that hands the object to Sync, which
+	// writes it): a finding there counts when its message names the
+	// function (Function's last name). They are looked at in both versions.
+	Also     []Place `json:"also,omitempty"`
+	Evidence string  `json:"evidence"` // the fix upstream: its PR, commit or issue, and what it changed
+	Shape    string  `json:"shape"`    // the bug's code shape, in words
+	Verified string  `json:"verified"` // what was checked of the diff between the two versions
 	// Staging is the version of the published k8s.io/* modules that stand
 	// in for k8s.io/kubernetes's ./staging replaces at the buggy and the
 	// fixed version; derived (v1.X.Y → v0.X.Y) when empty.
@@ -46,6 +52,20 @@ type Bug struct {
 	Missed   string `json:"missed,omitempty"` // why it is not detected: the shape ctrllint does not follow
 	// CI puts the bug in the subset `make test` runs.
 	CI bool `json:"ci,omitempty"`
+}
+
+// A Place is a function in a file of the module.
+type Place struct {
+	File     string `json:"file"`
+	Function string `json:"function"`
+}
+
+// ShortName is the function's own name: Sync for (*Controller).Sync.
+func (b Bug) ShortName() string {
+	if i := strings.LastIndex(b.Function, "."); i >= 0 {
+		return b.Function[i+1:]
+	}
+	return b.Function
 }
 
 // FixedAt returns the file and function to look in at the fixed version.
@@ -107,6 +127,8 @@ func Load(file string) ([]Bug, error) {
 			return nil, fmt.Errorf("%s: buggy and fixed are two release versions", at)
 		case !functionRE.MatchString(b.Function) || (b.FixedFunction != "" && !functionRE.MatchString(b.FixedFunction)):
 			return nil, fmt.Errorf("%s: function %q is not f, T.m or (*T).m", at, b.Function)
+		case !placesOK(b.Also):
+			return nil, fmt.Errorf("%s: every also place has a file and a function f, T.m or (*T).m", at)
 		case b.Evidence == "":
 			return nil, fmt.Errorf("%s: evidence of the upstream fix is required", at)
 		case !b.Detected && b.Missed == "":
@@ -119,6 +141,15 @@ func Load(file string) ([]Bug, error) {
 		seen[b.Name] = true
 	}
 	return doc.Bugs, nil
+}
+
+func placesOK(ps []Place) bool {
+	for _, p := range ps {
+		if p.File == "" || !functionRE.MatchString(p.Function) {
+			return false
+		}
+	}
+	return true
 }
 
 // A Recall is one analyzer's share of benchmark bugs detected.
