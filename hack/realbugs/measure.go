@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ctrllint/ctrllint/hack/internal/bugs"
 	"github.com/ctrllint/ctrllint/hack/internal/pinned"
@@ -81,8 +82,9 @@ func measure(bin, cache string, selected []bugs.Bug) []outcome {
 	for i, key := range order {
 		x := versions[key]
 		sort.Strings(x.entry.Patterns)
-		fmt.Fprintf(os.Stderr, "realbugs: [%d/%d] %s: %d packages\n", i+1, len(order), key, len(x.entry.Patterns))
+		start := time.Now()
 		analyseVersion(bin, cache, x)
+		fmt.Fprintf(os.Stderr, "realbugs: [%d/%d] %s: %d packages, %.0fs\n", i+1, len(order), key, len(x.entry.Patterns), time.Since(start).Seconds())
 	}
 	out := make([]outcome, 0, len(selected))
 	for _, b := range selected {
