@@ -2,6 +2,7 @@ package cachemutation
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -35,6 +36,9 @@ func (f *unit) call(call ssa.CallInstruction) bool {
 			changed = f.setResult(v, 0, taint{b: b, src: src}) || changed
 		}
 	}
+	if i, ok := kube.CacheCallbackArg(callee); ok && f.sources && i < len(args) {
+		changed = f.callback(call, args[i]) || changed
+	}
 	if recv != nil && isObjectSetter(callee) {
 		if t := f.taintOf(recv); t.b&shared != 0 {
 			changed = f.addSink(call, call.Pos(), t.src) || changed
@@ -54,6 +58,23 @@ func (f *unit) call(call ssa.CallInstruction) bool {
 		}
 	}
 	return f.summarised(call, callee) || changed
+}
+
+// callback makes the first parameter of a closure of the unit that a call
+// hands cached objects to (cache.ListAllByNamespace's AppendFunc) a source.
+func (f *unit) callback(call ssa.CallInstruction, fnArg ssa.Value) bool {
+	v, ok := call.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn, offset := ssax.Func(f.a.pkg, fnArg)
+	if fn == nil || offset != 0 || len(fn.Params) == 0 || !slices.Contains(f.fns, fn) {
+		return false
+	}
+	src := f.source(v, 0, func() *source {
+		return &source{call: v, desc: f.a.callText(v) + "'s callback", callback: true, param: -1}
+	})
+	return f.set(fn.Params[0], taint{b: shared, src: src})
 }
 
 // local applies the summaries of a package function: the writes it makes

@@ -124,6 +124,9 @@ func (a *checker) storeText(s sink) string {
 // is assigned to, if any.
 func (a *checker) objectName(src *source) string {
 	name := "an object"
+	if src.callback {
+		return name
+	}
 	if as := a.assignOf(src.call.Pos()); as != nil {
 		lhs := as.Lhs[0]
 		if src.index < len(as.Lhs) {

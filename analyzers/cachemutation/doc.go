@@ -24,9 +24,10 @@
 // listers.ResourceIndexer[T], and cache.Store, cache.Indexer and
 // cache.TypedIndexer (Get, GetByKey, List, ByIndex, Index, ByTypedIndex),
 // including an informer's GetStore() and GetIndexer(), and the dynamic
-// informers' dynamiclister (unstructured objects); an untyped result
-// is followed through its type assertion, a List result into its
-// elements. The analyzer reports, before any DeepCopy, DeepCopyObject or
+// informers' dynamiclister (unstructured objects), and the object
+// cache.ListAll and cache.ListAllByNamespace hand a callback written in
+// the calling function; an untyped result is followed through its type
+// assertion, a List result into its elements. The analyzer reports, before any DeepCopy, DeepCopyObject or
 // DeepCopyInto of the object:
 //
 //   - field stores at any depth (d.Spec.Replicas = ...,

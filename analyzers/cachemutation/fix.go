@@ -19,8 +19,8 @@ import (
 // the error check. Slices from List get no fix: each element needs its
 // own copy.
 func (a *checker) fix(src *source) *analysis.SuggestedFix {
-	if src.many {
-		return nil
+	if src.many || src.callback {
+		return nil // each element, or the callback's object, needs a copy of its own
 	}
 	as, i := a.assignOf(src.call.Pos()), src.index
 	if as == nil || !a.deepCopyable(as, i) {

@@ -32,6 +32,9 @@ type source struct {
 	many  bool      // a fresh slice of cached objects
 	index int       // which result of the call
 	param int       // the parameter index, for summaries; -1 otherwise
+	// callback: the object is what the call hands its callback
+	// (cache.ListAllByNamespace's AppendFunc), not what it returns.
+	callback bool
 }
 
 // taint is what is known of a value: its bits and the first source found.

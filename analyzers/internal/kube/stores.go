@@ -89,3 +89,18 @@ func carriesObjects(t types.Type) bool {
 	}
 	return IsPointer(t) && IsObjectType(t)
 }
+
+// CacheCallbackArg reports whether fn is one of client-go's functions that
+// hand each object of a store to a callback (cache.ListAll and
+// cache.ListAllByNamespace, whose AppendFunc receives the cached object
+// itself, as prometheus-operator's rule selection did), and which argument
+// the callback is.
+func CacheCallbackArg(fn *types.Func) (int, bool) {
+	switch {
+	case IsFunc(fn, CachePkg, "ListAll"):
+		return 2, true
+	case IsFunc(fn, CachePkg, "ListAllByNamespace"):
+		return 3, true
+	}
+	return 0, false
+}
