@@ -429,21 +429,9 @@ func (c *checker) pkgVars() map[*types.Var]ast.Expr {
 	info := c.pass.TypesInfo
 	scope := c.pass.Pkg.Scope()
 	for _, f := range c.pass.Files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				if len(vs.Values) != len(vs.Names) {
-					continue
-				}
-				for i, id := range vs.Names {
-					if v, ok := info.Defs[id].(*types.Var); ok && v.Parent() == scope {
-						c.vars[v] = vs.Values[i]
-					}
-				}
+		for id, value := range declared(f, token.VAR) {
+			if v, ok := info.Defs[id].(*types.Var); ok && v.Parent() == scope {
+				c.vars[v] = value
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"iter"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -66,6 +67,31 @@ func (s *sources) fileOf(obj types.Object) (*ast.File, bool) {
 	return f, false
 }
 
+// declared yields the names a file declares with tok (token.VAR or
+// token.CONST) together with their values, for the declarations that give
+// every name one.
+func declared(f *ast.File, tok token.Token) iter.Seq2[*ast.Ident, ast.Expr] {
+	return func(yield func(*ast.Ident, ast.Expr) bool) {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != tok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, id := range vs.Names {
+					if !yield(id, vs.Values[i]) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // imports maps a file's import names to paths. An import without a name is
 // taken by its last path element, as API packages import
 // k8s.io/apimachinery/pkg/runtime/schema.
@@ -98,18 +124,9 @@ func (s *sources) varInit(v *types.Var) (ast.Expr, map[string]string, string) {
 	if f == nil || own {
 		return nil, nil, ""
 	}
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, id := range vs.Names {
-				if id.Name == v.Name() && len(vs.Values) == len(vs.Names) {
-					return vs.Values[i], imports(f), s.pass.Fset.File(v.Pos()).PositionFor(v.Pos(), false).Filename
-				}
-			}
+	for id, value := range declared(f, token.VAR) {
+		if id.Name == v.Name() {
+			return value, imports(f), s.pass.Fset.File(v.Pos()).PositionFor(v.Pos(), false).Filename
 		}
 	}
 	return nil, nil, ""
@@ -154,22 +171,10 @@ func dirConsts(dir string) map[string]string {
 		if err != nil {
 			continue
 		}
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				if len(vs.Values) != len(vs.Names) {
-					continue
-				}
-				for i, id := range vs.Names {
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						if v, err := strconv.Unquote(lit.Value); err == nil {
-							out[id.Name] = v
-						}
-					}
+		for id, value := range declared(f, token.CONST) {
+			if lit, ok := value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil {
+					out[id.Name] = v
 				}
 			}
 		}
