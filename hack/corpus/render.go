@@ -188,7 +188,9 @@ func realBugs(real []bugs.Bug) string {
 that were fixed upstream: each is a module the module proxy serves, at the
 last release with the bug and the first with the fix. A bug counts as
 found when its analyzer reports inside the bug's function at the buggy
-release; every fixed release must be clean there. The run fails when an
+release, or in a caller the entry names (also) with a message that names
+the function (cachemutation reports a write where the cached object is
+read); every fixed release must be clean there. The run fails when an
 outcome differs from what hack/realbugs/realbugs.json records, so a change
 in recall is always seen. ` + "`make test`" + ` runs the bugs marked ci (` + "`make realbugs`" + `).
 
