@@ -27,8 +27,8 @@
 // informers' dynamiclister (unstructured objects), and the object
 // cache.ListAll and cache.ListAllByNamespace hand a callback written in
 // the calling function; an untyped result is followed through its type
-// assertion, a List result into its elements. The analyzer reports, before any DeepCopy, DeepCopyObject or
-// DeepCopyInto of the object:
+// assertion, a List result into its elements. The analyzer reports,
+// before any DeepCopy, DeepCopyObject or DeepCopyInto of the object:
 //
 //   - field stores at any depth (d.Spec.Replicas = ...,
 //     d.Status.Conditions[i].Status = ...), also through aliases

@@ -104,7 +104,7 @@ func finalizerOp(instr ssa.Instruction) (obj ssa.Value, kind opKind) {
 		if !ok {
 			return nil, 0
 		}
-		if f := ssax.FieldOfAddr(fa); f == nil || f.Name() != "Finalizers" || !isMetaStruct(fa.X.Type()) {
+		if f := ssax.FieldOfAddr(fa); f == nil || f.Name() != kube.FieldFinalizers || !isMetaStruct(fa.X.Type()) {
 			return nil, 0
 		}
 		o := kubessa.MetaObject(fa.X)
@@ -173,7 +173,7 @@ func removalName(name string) bool {
 // made from it by a constructor call (sets.New(obj.Finalizers...)).
 func fromFinalizers(v ssa.Value, obj ssa.Value, depth int) bool {
 	v = flow.Origin(v, flow.Conversions)
-	if o := kubessa.MetaField(v, "Finalizers"); o != nil {
+	if o := kubessa.MetaField(v, kube.FieldFinalizers); o != nil {
 		return o == obj
 	}
 	if depth > 3 {

@@ -276,8 +276,10 @@ func (o *objects) readKey(call *ast.CallExpr) ast.Expr {
 	switch {
 	case kube.IsLister(recv) && len(call.Args) == 1:
 		key = call.Args[0]
-	case kube.IsTypedResourceClient(recv) && fn != nil && len(kube.TypedArgs(fn, call.Args)) >= 1:
-		key = kube.TypedArgs(fn, call.Args)[0]
+	case kube.IsTypedResourceClient(recv) && fn != nil:
+		if args := kube.TypedArgs(fn, call.Args); len(args) >= 1 {
+			key = args[0] // Get([ctx, ]name, opts)
+		}
 	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg && len(call.Args) >= 3:
 		lit, ok := ast.Unparen(call.Args[1]).(*ast.CompositeLit)
 		if !ok {

@@ -189,6 +189,5 @@ func TakesContext(fn *types.Func) bool {
 	if sig == nil || sig.Params().Len() == 0 {
 		return false
 	}
-	path, name := PathName(sig.Params().At(0).Type())
-	return path == "context" && name == "Context"
+	return Is(sig.Params().At(0).Type(), "context", "Context")
 }

@@ -205,3 +205,37 @@ func TestFreshReadFuncs(t *testing.T) {
 		t.Errorf("an unrelated function of the same package is taken for a fresh-read function")
 	}
 }
+
+// TestTypedArgs: a typed client's arguments after its context, on the
+// client-go that takes one (v0.18 and later) and on v0.17, which does not:
+// the object Update sends and the name Get reads are at index 0 on both.
+func TestTypedArgs(t *testing.T) {
+	const typedCore = "k8s.io/client-go/kubernetes/typed/core/v1"
+	for module, ctx := range map[string]bool{"current": true, "legacy": true, "v017": false} {
+		iface := fixture.Types(t, module, typedCore)[typedCore].Scope().Lookup("PodInterface").Type().Underlying().(*types.Interface)
+		for _, c := range []struct {
+			method, first string // the parameter TypedArgs(...)[0] is, by type
+		}{{"Update", "*k8s.io/api/core/v1.Pod"}, {"Get", "string"}} {
+			var fn *types.Func
+			for m := range iface.Methods() {
+				if m.Name() == c.method {
+					fn = m
+				}
+			}
+			if fn == nil {
+				t.Fatalf("%s: PodInterface has no %s", module, c.method)
+			}
+			if got := kube.TakesContext(fn); got != ctx {
+				t.Errorf("%s: TakesContext(%s) = %v, want %v", module, c.method, got, ctx)
+			}
+			params := fn.Signature().Params()
+			vars := make([]*types.Var, params.Len())
+			for i := range vars {
+				vars[i] = params.At(i)
+			}
+			if args := kube.TypedArgs(fn, vars); len(args) == 0 || args[0].Type().String() != c.first {
+				t.Errorf("%s: TypedArgs(%s)[0] is not the %s parameter: %v", module, c.method, c.first, args)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package kube_test
 
 import (
+	"go/types"
 	"testing"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/fixture"
@@ -55,6 +56,31 @@ func TestCacheReadOf(t *testing.T) {
 			r, ok := kube.CacheReadOf(fn, recv)
 			if ok != c.read || r.Many != c.many {
 				t.Errorf("%s: CacheReadOf(%s.%s) = %+v, %v; want read %v, many %v", module, c.variable, c.method, r, ok, c.read, c.many)
+			}
+		}
+	}
+}
+
+// TestCacheCallbackArg: cache.ListAll and cache.ListAllByNamespace hand
+// their callback, the AppendFunc at the index returned, each cached
+// object; other functions of the package are no such reads. Checked on
+// every client-go the fixtures hold, v0.17 included.
+func TestCacheCallbackArg(t *testing.T) {
+	for _, module := range []string{"current", "legacy", "v017"} {
+		scope := fixture.Types(t, module, kube.CachePkg)[kube.CachePkg].Scope()
+		for _, name := range []string{"ListAll", "ListAllByNamespace", "MetaNamespaceKeyFunc", "WaitForCacheSync"} {
+			fn, _ := scope.Lookup(name).(*types.Func)
+			if fn == nil {
+				t.Fatalf("%s: no cache.%s", module, name)
+			}
+			i, ok := kube.CacheCallbackArg(fn)
+			want := name == "ListAll" || name == "ListAllByNamespace"
+			if ok != want {
+				t.Errorf("%s: CacheCallbackArg(cache.%s) = %v, want %v", module, name, ok, want)
+				continue
+			}
+			if ok && !kube.Is(fn.Signature().Params().At(i).Type(), kube.CachePkg, "AppendFunc") {
+				t.Errorf("%s: CacheCallbackArg(cache.%s) = %d, not its AppendFunc parameter", module, name, i)
 			}
 		}
 	}
