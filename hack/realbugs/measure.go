@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -57,22 +59,10 @@ func measure(bin, cache string, selected []bugs.Bug) []outcome {
 			versions[key] = x
 			order = append(order, key)
 		}
-		if !contains(x.entry.Patterns, b.Package) {
-			x.entry.Patterns = append(x.entry.Patterns, b.Package)
-		}
-		for k, r := range b.Replace {
-			x.entry.Replace[k] = r
-		}
-		for _, e := range b.Exclude {
-			if !contains(x.entry.Exclude, e) {
-				x.entry.Exclude = append(x.entry.Exclude, e)
-			}
-		}
-		for _, s := range b.Stubs {
-			if !contains(x.entry.Stubs, s) {
-				x.entry.Stubs = append(x.entry.Stubs, s)
-			}
-		}
+		union(&x.entry.Patterns, b.Package)
+		union(&x.entry.Exclude, b.Exclude...)
+		union(&x.entry.Stubs, b.Stubs...)
+		maps.Copy(x.entry.Replace, b.Replace)
 	}
 	for _, b := range selected {
 		add(b, b.Buggy)
@@ -167,13 +157,13 @@ func inside(b bugs.Bug, v *version, file, function, mention string) ([]pinned.Fi
 	return found, nil
 }
 
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
+// union adds to *dst the xs it lacks.
+func union(dst *[]string, xs ...string) {
+	for _, x := range xs {
+		if !slices.Contains(*dst, x) {
+			*dst = append(*dst, x)
 		}
 	}
-	return false
 }
 
 func tail(s string, n int) string {
