@@ -108,6 +108,13 @@
 //     (pods[i] = other, sorting it), and to the other fields of a struct
 //     of the controller's own that holds a cached object
 //     (ctx := &syncCtx{job: job}; ctx.count++);
+//   - what is loaded from a map the function made and into which it
+//     stores DeepCopy results: the "copy and mark for update" table of
+//     kubernetes' EndpointSlice reconciler (slicesByName[s.Name] = s, then
+//     slicesByName[s.Name] = s.DeepCopy() for the slices it changes, and
+//     later writes through the names marked for update). Which key holds a
+//     copy is not in the types; a write through such a table may miss a
+//     cached entry, and a report there could not be trusted;
 //   - records of the controller's own kept in a cache.Store (a type
 //     assertion to anything but an API object, unstructured.Unstructured
 //     or an interface ends the trail);

@@ -82,6 +82,7 @@ type unit struct {
 	sunk    map[ssa.Instruction]bool
 	results []taint // of root's results
 	made    map[tupleKey]*source
+	tables  map[ssa.Value]bool // copyTable's answers
 }
 
 // A cell is a local variable SSA keeps in memory because closures capture
@@ -102,6 +103,7 @@ func newUnit(a *checker, root *ssa.Function, sources bool) *unit {
 		held:    make(map[ssa.Value][]heldPath),
 		sunk:    make(map[ssa.Instruction]bool),
 		made:    make(map[tupleKey]*source),
+		tables:  make(map[ssa.Value]bool),
 		results: make([]taint, root.Signature.Results().Len()),
 	}
 	var add func(fn *ssa.Function)
@@ -263,6 +265,9 @@ func (f *unit) step(instr ssa.Instruction) bool {
 	case *ssa.Index:
 		return f.set(in, loaded(f.taintOf(in.X), in.Type()))
 	case *ssa.Lookup:
+		if f.copyTable(in.X) {
+			return false
+		}
 		return f.setResult(in, 0, loaded(f.taintOf(in.X), lookupType(in)))
 	case *ssa.Slice:
 		t := f.taintOf(in.X)

@@ -52,7 +52,16 @@
 //     append to obj.Finalizers — reached from the deletion branch of the
 //     same object and then written: typically a deletion branch that falls
 //     through (it returns only when the finalizer is present) to the code
-//     that adds the finalizer.
+//     that adds the finalizer;
+//   - a finalizer addition, written, in a function that checks the same
+//     object's DeletionTimestamp but reaches the add on a path through none
+//     of those checks: the add at the top of Reconcile, before the
+//     deletion branch (cluster-api's reconcilers before v1.5, the
+//     operator-sdk tutorial). It fails for an object deleted while it
+//     lacks the finalizer: removed on an earlier pass while another
+//     finalizer (foregroundDeletion, another controller's) keeps the
+//     object, or deleted before the controller first saw it. A write in a
+//     deferred func literal (cluster-api's patch helper) counts.
 //
 // # Wrong
 //
@@ -73,6 +82,14 @@
 //	controllerutil.AddFinalizer(app, bucketFinalizer) // rejected: app is being deleted
 //	if err := r.Update(ctx, app); err != nil {
 //		return ctrl.Result{}, err
+//	}
+//
+//	if !controllerutil.ContainsFinalizer(app, bucketFinalizer) {
+//		controllerutil.AddFinalizer(app, bucketFinalizer) // before the deletion check
+//		return ctrl.Result{}, nil // the deferred patch helper writes it
+//	}
+//	if !app.DeletionTimestamp.IsZero() {
+//		return r.reconcileDelete(ctx, app)
 //	}
 //
 // # Right
@@ -131,10 +148,9 @@
 //   - a removal where no cleanup was called at all on the path: whether
 //     there is anything to clean up there (the finalizer's owner is gone,
 //     a retention policy says keep) is not in the types;
-//   - adding the finalizer at the top of Reconcile before checking
-//     DeletionTimestamp (the operator-sdk tutorial's shape): it fails only
-//     for an object deleted while it lacks the finalizer and another one
-//     keeps it, and the object is not known there to be being deleted;
+//   - an add in a function that never checks the object's
+//     DeletionTimestamp (a helper the caller calls only for live objects,
+//     an object the function builds and creates);
 //   - objects of other values than the one checked (a copy, another
 //     object of the same kind, the object as a closure's free variable: a
 //     removal inside retry.RetryOnConflict(func() error {...}) or a

@@ -156,16 +156,78 @@ func checkAdd(pass *analysis.Pass, fn *ssa.Function, dels []deletion, a op) {
 		})
 		return
 	}
+	if d := checkedLater(fn, dels, a, def); d != nil {
+		kind := kindOf(a.obj)
+		pass.Report(analysis.Diagnostic{
+			Pos: a.instr.Pos(),
+			Message: fmt.Sprintf("finalizer added to the %s before its DeletionTimestamp is checked (line %d): a %s being deleted that no longer has this finalizer (another finalizer keeps it) gets it added back, which the API server rejects, so %s fails on every reconcile until the object is gone; add the finalizer only when DeletionTimestamp is zero",
+				kind, pass.Fset.Position(checkPos(d.check)).Line, kind, write),
+		})
+	}
+}
+
+// checkedLater returns a deletion check of the add's object in fn when the
+// add is reached from the object's definition (or fn's entry) on a path
+// through none of those checks: the function handles the object's
+// deletion, but not before this add. Paths where ContainsFinalizer says
+// the finalizer is present are left out, as in reachesDeleted.
+func checkedLater(fn *ssa.Function, dels []deletion, a op, def *ssa.BasicBlock) *deletion {
+	var own *deletion
+	checks := make(map[*ssa.BasicBlock]bool)
+	for i := range dels {
+		d := &dels[i]
+		if d.obj == a.obj && d.check.Parent() == fn {
+			checks[d.check.Block()] = true
+			if own == nil {
+				own = d
+			}
+		}
+	}
+	if own == nil {
+		return nil // the function never looks at the object's deletion
+	}
+	start := def
+	if start == nil {
+		start = fn.Blocks[0]
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{start}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] || (b == def && len(seen) > 0) {
+			continue
+		}
+		seen[b] = true
+		if b == a.instr.Block() {
+			return own
+		}
+		if checks[b] {
+			continue // past here the object's deletion is known either way
+		}
+		succs := b.Succs
+		if ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if o, ifTrue := containsCheck(ifi.Cond); o == a.obj {
+				succs = succs[:1]
+				if ifTrue {
+					succs = b.Succs[1:]
+				}
+			}
+		}
+		work = append(work, succs...)
+	}
+	return nil
 }
 
 // writtenAfter returns the write of the object that follows a finalizer
 // change: a call reached from it, or a deferred one (a patch helper's
-// defer patchHelper.Patch(ctx, obj)).
+// defer patchHelper.Patch(ctx, obj), or a deferred closure making that
+// call, as cluster-api's reconcilers do).
 func writtenAfter(fn *ssa.Function, o op) (string, bool) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if d, ok := instr.(*ssa.Defer); ok {
-				if w, ok := writeOf(&d.Call, o.obj); ok {
+				if w, ok := deferredWrite(&d.Call, o.obj); ok {
 					return w, true
 				}
 			}
@@ -189,6 +251,32 @@ func writtenAfter(fn *ssa.Function, o op) (string, bool) {
 		return ssax.Expand
 	})
 	return write, write != ""
+}
+
+// deferredWrite is the write of obj a deferred call makes: the call
+// itself, or a call in the body of a deferred func literal.
+func deferredWrite(common *ssa.CallCommon, obj ssa.Value) (string, bool) {
+	if w, ok := writeOf(common, obj); ok {
+		return w, true
+	}
+	mc, ok := common.Value.(*ssa.MakeClosure)
+	if !ok {
+		return "", false
+	}
+	lit, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return "", false
+	}
+	for _, b := range lit.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if w, ok := writeOf(&call.Call, obj); ok {
+					return w, true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // definingBlock is the block that makes v, nil for parameters and globals.

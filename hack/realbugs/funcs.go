@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -22,15 +23,45 @@ func funcSpan(file, function string) (span, error) {
 	if err != nil {
 		return span{}, err
 	}
-	wantRecv, wantName := splitFunction(function)
+	decl, lit := function, 0
+	if i := strings.LastIndex(function, "$"); i >= 0 {
+		decl = function[:i]
+		lit, _ = strconv.Atoi(function[i+1:])
+	}
+	wantRecv, wantName := splitFunction(decl)
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Name.Name != wantName || recvName(fd) != wantRecv {
 			continue
 		}
-		return span{fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line}, nil
+		var n ast.Node = fd
+		if lit > 0 {
+			fl := nthFuncLit(fd, lit)
+			if fl == nil {
+				return span{}, fmt.Errorf("%s: %s has fewer than %d func literals", file, decl, lit)
+			}
+			n = fl
+		}
+		return span{fset.Position(n.Pos()).Line, fset.Position(n.End()).Line}, nil
 	}
 	return span{}, fmt.Errorf("%s: no function %s", file, function)
+}
+
+// nthFuncLit is the nth func literal directly in fd (not inside another
+// literal), counting from 1 in source order: go/ssa's fd$n.
+func nthFuncLit(fd *ast.FuncDecl, n int) *ast.FuncLit {
+	var found *ast.FuncLit
+	ast.Inspect(fd.Body, func(x ast.Node) bool {
+		lit, ok := x.(*ast.FuncLit)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if n--; n == 0 {
+			found = lit
+		}
+		return false // a literal inside it is lit$k, not fd$k
+	})
+	return found
 }
 
 func splitFunction(function string) (recv, name string) {

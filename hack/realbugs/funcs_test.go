@@ -34,6 +34,7 @@ func (g *G[T]) run() {}
 	}{
 		{"f", span{6, 6}},
 		{"(*C).sync", span{8, 12}},
+		{"(*C).sync$1", span{9, 10}},
 		{"C.sync", span{8, 12}},
 		{"C.value", span{14, 14}},
 		{"(*G).run", span{16, 16}},
@@ -43,7 +44,7 @@ func (g *G[T]) run() {}
 			t.Errorf("funcSpan(%s) = %v, %v; want %v", c.function, got, err, c.want)
 		}
 	}
-	for _, missing := range []string{"sync", "(*D).sync", "g"} {
+	for _, missing := range []string{"sync", "(*D).sync", "g", "(*C).sync$2"} {
 		if _, err := funcSpan(file, missing); err == nil {
 			t.Errorf("funcSpan(%s) found a function", missing)
 		}

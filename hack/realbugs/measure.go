@@ -59,7 +59,7 @@ func measure(bin, cache string, selected []bugs.Bug) []outcome {
 			versions[key] = x
 			order = append(order, key)
 		}
-		union(&x.entry.Patterns, b.Package)
+		union(&x.entry.Patterns, b.PackageAt(v))
 		union(&x.entry.Exclude, b.Exclude...)
 		union(&x.entry.Stubs, b.Stubs...)
 		maps.Copy(x.entry.Replace, b.Replace)

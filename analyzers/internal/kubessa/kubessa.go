@@ -230,10 +230,11 @@ func FromAPIReader(v ssa.Value) bool {
 // MetaObject is the object a value stands for: the pointer (or interface)
 // behind conversions and the address of its embedded ObjectMeta, so that
 // obj.DeletionTimestamp, obj.GetDeletionTimestamp() and
-// controllerutil.RemoveFinalizer(obj, f) name the same value.
+// controllerutil.RemoveFinalizer(obj, f) name the same value, also where
+// a closure captures the variable holding it (a deferred patch helper).
 func MetaObject(v ssa.Value) ssa.Value {
 	for {
-		v = flow.Origin(v, flow.Conversions)
+		v = flow.Origin(v, flow.Same)
 		fa, ok := v.(*ssa.FieldAddr)
 		if !ok {
 			return v

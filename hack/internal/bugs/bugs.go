@@ -25,8 +25,9 @@ type Bug struct {
 	Package  string `json:"package"`
 	File     string `json:"file"`     // in the module, at the buggy version
 	Function string `json:"function"` // f, T.m or (*T).m, in File
-	// FixedFile and FixedFunction name the function at the fixed version
-	// when the fix moved or renamed it.
+	// FixedPackage, FixedFile and FixedFunction name the function at the
+	// fixed version when the fix moved or renamed it.
+	FixedPackage  string `json:"fixed_package,omitempty"`
 	FixedFile     string `json:"fixed_file,omitempty"`
 	FixedFunction string `json:"fixed_function,omitempty"`
 	// Also are the callers where the analyzer reports the bug when it is
@@ -68,6 +69,14 @@ func (b Bug) ShortName() string {
 	return b.Function
 }
 
+// PackageAt is the package to analyse at version v.
+func (b Bug) PackageAt(v string) string {
+	if v == b.Fixed && b.FixedPackage != "" {
+		return b.FixedPackage
+	}
+	return b.Package
+}
+
 // FixedAt returns the file and function to look in at the fixed version.
 func (b Bug) FixedAt() (file, function string) {
 	file, function = b.File, b.Function
@@ -94,7 +103,9 @@ func (b Bug) StagingAt(v string) string {
 
 var (
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
-	functionRE = regexp.MustCompile(`^(\(\*?[A-Za-z_]\w*\)\.|[A-Za-z_]\w*\.)?[A-Za-z_]\w*$`)
+	// A $N suffix names the Nth func literal of the function, in source
+	// order, as go/ssa does (NewCIDRRangeAllocator$3: its DeleteFunc).
+	functionRE = regexp.MustCompile(`^(\(\*?[A-Za-z_]\w*\)\.|[A-Za-z_]\w*\.)?[A-Za-z_]\w*(\$[1-9][0-9]*)?$`)
 	versionRE  = regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
 )
 
@@ -126,7 +137,7 @@ func Load(file string) ([]Bug, error) {
 		case !versionRE.MatchString(b.Buggy) || !versionRE.MatchString(b.Fixed) || b.Buggy == b.Fixed:
 			return nil, fmt.Errorf("%s: buggy and fixed are two release versions", at)
 		case !functionRE.MatchString(b.Function) || (b.FixedFunction != "" && !functionRE.MatchString(b.FixedFunction)):
-			return nil, fmt.Errorf("%s: function %q is not f, T.m or (*T).m", at, b.Function)
+			return nil, fmt.Errorf("%s: function %q is not f, T.m or (*T).m, with an optional $N", at, b.Function)
 		case !placesOK(b.Also):
 			return nil, fmt.Errorf("%s: every also place has a file and a function f, T.m or (*T).m", at)
 		case b.Evidence == "":
@@ -135,8 +146,8 @@ func Load(file string) ([]Bug, error) {
 			return nil, fmt.Errorf("%s: a missed bug says why (missed)", at)
 		case b.Detected && b.Missed != "":
 			return nil, fmt.Errorf("%s: a detected bug has no missed reason", at)
-		case !strings.HasPrefix(b.Package, b.Module):
-			return nil, fmt.Errorf("%s: package %s is not in module %s", at, b.Package, b.Module)
+		case !strings.HasPrefix(b.Package, b.Module) || !strings.HasPrefix(b.PackageAt(b.Fixed), b.Module):
+			return nil, fmt.Errorf("%s: package %s is not in module %s", at, b.PackageAt(b.Fixed), b.Module)
 		}
 		seen[b.Name] = true
 	}

@@ -175,37 +175,6 @@ func (r *HelperReconciler) collect(ctx context.Context, obj *Container) error {
 	return fmt.Errorf("cleanup: %v", errs)
 }
 
-// TutorialReconciler adds the finalizer at the top of Reconcile, before
-// the deletion check (the operator-sdk memcached tutorial's shape): the
-// object is not known there to be being deleted. Silent.
-type TutorialReconciler struct {
-	client.Client
-}
-
-func (r *TutorialReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	obj := &Container{}
-	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !controllerutil.ContainsFinalizer(obj, containerFinalizer) {
-		controllerutil.AddFinalizer(obj, containerFinalizer)
-		if err := r.Update(ctx, obj); err != nil {
-			return ctrl.Result{}, err
-		}
-	}
-	isMarked := obj.GetDeletionTimestamp() != nil
-	if isMarked {
-		if err := r.finalizeObject(ctx, obj); err != nil {
-			return ctrl.Result{}, err
-		}
-		controllerutil.RemoveFinalizer(obj, containerFinalizer)
-		return ctrl.Result{}, r.Update(ctx, obj)
-	}
-	return ctrl.Result{}, nil
-}
-
-func (r *TutorialReconciler) finalizeObject(ctx context.Context, obj *Container) error { return nil }
-
 // ScratchReconciler ignores the errors of removing its scratch directory
 // (the standard library: not what the finalizer guards) and of deleting
 // the object again (its deletion is under way). Silent.
