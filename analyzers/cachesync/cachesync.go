@@ -76,6 +76,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.checkActs(referenced, api, owners)
 	c.checkWaitBeforeStart()
 	c.checkFactories()
+	c.checkPartialWaits()
 	return nil, nil
 }
 

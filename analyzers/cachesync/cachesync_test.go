@@ -34,3 +34,11 @@ func TestCallerWaits(t *testing.T) {
 func TestWaitAPI(t *testing.T) {
 	analysistest.Run(t, fixture("current"), cachesync.Analyzer, "./cachesync/waitapi")
 }
+
+// TestPartialWait: a wait that leaves out informers the controller sets
+// up, in a package whose factory waits (which cover informers no field
+// names) cannot hide it.
+func TestPartialWait(t *testing.T) {
+	analysistest.Run(t, fixture("current"), cachesync.Analyzer, "./cachesync/partialwait")
+	analysistest.Run(t, fixture("legacy"), cachesync.Analyzer, "./cachesync/partialwait")
+}

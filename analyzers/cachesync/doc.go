@@ -1,8 +1,9 @@
 // Package cachesync defines an Analyzer that reports controller code that
 // reads informer caches before they have synced: workers started before
 // the wait, deletes and updates decided by what an unsynced lister does
-// not return, waits on a factory before its Start, and informers requested
-// from a factory after its Start.
+// not return, waits on a factory before its Start, informers requested
+// from a factory after its Start, and waits that leave out some of a
+// controller's informers.
 //
 // # Analyzer cachesync
 //
@@ -85,6 +86,19 @@
 // is never run: its cache stays empty, its HasSynced never turns true and a
 // wait for it blocks until shutdown.
 //
+// The fifth check is about a wait that covers only some of a controller's
+// informers. In a method of a controller type, a cache.WaitForCacheSync
+// (or WaitForNamedCacheSync, WithContext) whose sync checks are all fields
+// of that type (c.podsSynced, c.podInformer.HasSynced,
+// c.pods.Informer().HasSynced) is reported when the type has other such
+// fields that the package sets and never waits for: a cache.InformerSynced
+// field that is assigned and never read (kubernetes' EndpointSlice
+// controller up to v1.17.11 kept nodesSynced and endpointSlicesSynced and
+// waited for pods and services only), or an informer field that is read
+// (its store, its lister) and whose HasSynced is never taken (kubevirt's
+// evacuation controller before v1.2.0 read nodeInformer's store). The
+// workers started after the wait read those caches while they fill.
+//
 // # Wrong
 //
 //	func (c *Controller) Run(ctx context.Context, workers int) {
@@ -124,6 +138,12 @@
 //		},
 //	})
 //	factory.Start(ctx.Done())
+//
+//	c.nodesSynced = nodeInformer.Informer().HasSynced // set, and never waited for
+//	...
+//	if !cache.WaitForNamedCacheSync("endpoint_slice", stopCh, c.podsSynced, c.servicesSynced) {
+//		return
+//	}
 //
 // # Right
 //
@@ -214,6 +234,12 @@
 //     before it runs the controllers, as kyverno's and
 //     external-provisioner's do) is out of sight, so the analyzer assumes
 //     it waits;
+//   - for the fifth check, a package that also waits on a factory or a
+//     cache (its WaitForCacheSync covers informers no field names), a wait
+//     handed a slice built elsewhere (synced...), a wait with a check that
+//     is not a field of the waiting type, and fields whose address is
+//     taken or that are read anywhere in the package (a second wait, an
+//     optional check): the analyzer does not decide which wait they meet;
 //   - controller-runtime reconcilers: the manager syncs caches first;
 //   - an informer requested after Start that may have been created before
 //     it: the same factory's informer or handle for that resource is asked

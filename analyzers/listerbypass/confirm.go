@@ -84,12 +84,31 @@ func isNotFoundTest(c *ssa.CallCommon) bool {
 // guardsWrite reports whether a branch on the read's results is followed by
 // a write of the read's resource.
 func guardsWrite(fn *ssa.Function, r read, obj, err ssa.Value) bool {
+	return guards(fn, r, obj, err, func(c *ssa.CallCommon) bool { return writeKey(c) == r.key })
+}
+
+// guardsCreate reports whether a branch on a List's results is followed
+// by a Create of the listed resource: the List confirms the object is
+// absent (kubernetes' bootstrap signer looks for its ConfigMap that way),
+// and a lagging cache would create it twice.
+func guardsCreate(fn *ssa.Function, r read) bool {
+	obj, err := readResults(r)
+	if err == nil {
+		return false
+	}
+	return guards(fn, r, obj, err, func(c *ssa.CallCommon) bool {
+		return c.IsInvoke() && c.Method.Name() == "Create" && writeKey(c) == r.key
+	})
+}
+
+// guards reports whether a branch on the read's results reaches a write
+// that matches.
+func guards(fn *ssa.Function, r read, obj, err ssa.Value, sameResource func(*ssa.CallCommon) bool) bool {
 	seeds := []ssa.Value{err}
 	if obj != nil {
 		seeds = append(seeds, obj)
 	}
 	derived := flow.Slice(fn, seeds)
-	sameResource := func(c *ssa.CallCommon) bool { return writeKey(c) == r.key }
 	for _, b := range fn.Blocks {
 		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && derived[iff.Cond] {
 			if reachesWrite(b.Succs, sameResource, fn.Pkg) {

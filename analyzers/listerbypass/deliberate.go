@@ -25,7 +25,18 @@ import (
 //     next to the read's function (kubernetes' pvcprotection: askInformer,
 //     then askAPIServer);
 //   - a confirmation (confirm.go).
+//
+// A List is deliberate only as a double-check or as a guard of a Create
+// (confirming the object is absent); one whose items feed or decide
+// another write is not, since a write of a listed object needs no
+// fresher copy than the cache's (a Delete by name, an Update that
+// conflicts and is retried), and upstream replaced such Lists with a
+// lister (kubernetes' API Priority and Fairness ensurer, issue 101667;
+// k8s.io/cloud-provider's node controller, PR 115521).
 func deliberate(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
+	if r.method == "List" {
+		return readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || guardsCreate(fn, r)
+	}
 	return feedsWrite(fn, r) || readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || confirms(fn, r)
 }
 

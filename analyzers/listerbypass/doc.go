@@ -35,7 +35,11 @@
 //     (builder For/Owns, source.Kind, GetInformer).
 //
 // The message names the resource and, for clientset reads, the lister to
-// use instead: one the reporting controller holds.
+// use instead: one the reporting controller holds. A List of a resource
+// the controller type caches is reported the same way off the processing
+// path too, in its periodic passes and event handlers (k8s.io/
+// cloud-provider's node controller listed every Node on each status pass
+// beside its node lister until v0.27).
 //
 // A read made inside a sync helper of another package of the module counts
 // as one made at the call, when the package calling it imports the helper's
@@ -134,7 +138,7 @@
 //     retry.OnError, or of kubernetes' controller.RecheckDeletionTimestamp
 //     (and what they call): read-modify-write needs the latest version, and
 //     the controller-ref manager's recheck must not trust the cache;
-//   - read-modify-write without those helpers: a read whose result (or
+//   - read-modify-write without those helpers: a Get whose result (or
 //     anything computed from it) reaches a client write — Update,
 //     UpdateStatus, Patch, Delete — in the same function or a package helper
 //     it is passed to, or is handed to another package's helper named for a
@@ -146,9 +150,9 @@
 //     as a fallback on a cache miss or a confirmation;
 //   - confirmations a lagging cache cannot give, before acting on them:
 //     an existence probe (`_, err := ...Get(...)` with the error tested by
-//     apierrors.IsNotFound), a read whose result decides whether the same
+//     apierrors.IsNotFound), a Get whose result decides whether the same
 //     resource is then created, updated, patched or deleted (in the function
-//     or a package helper), and a read whose failure branch goes on to a
+//     or a package helper), and a Get whose failure branch goes on to a
 //     write instead of returning (the absence is the answer);
 //   - set-up code that runs before informers exist: functions that are not
 //     reachable from a worker loop or a Reconcile method;
@@ -173,8 +177,13 @@
 //     loops), in functions that nothing on the per-event path reaches, and
 //     in wait.Poll* conditions, which stop once they hold;
 //   - such Lists in _test.go files, which read a fake clientset;
-//   - Lists that are deliberate fresh reads (the same rules as Gets below:
-//     inside RetryOnConflict, feeding a write, a guard of a create);
+//   - Lists that are deliberate fresh reads: inside RetryOnConflict, a
+//     double-check of the cache, or a guard of a Create of the resource
+//     (a List that finds none before creating one). A List whose items are
+//     then deleted or updated is reported: a write of a listed object
+//     needs no fresher copy than the cache's, and upstream replaced such
+//     Lists with listers (the API Priority and Fairness ensurer, issue
+//     101667; k8s.io/cloud-provider's node controller, PR 115521);
 //   - Lists through the dynamic or metadata client, and through
 //     controller-runtime's uncached readers, of resources nothing caches:
 //     only the first report covers them;

@@ -66,7 +66,18 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 		if !onEvent[fn] {
 			continue // set-up code, or not a controller at all
 		}
-		checkReads(pass, fn, onPath[fn], caches, callers, all)
+		own := onPath[fn]
+		listOnly := false
+		if len(own) == 0 {
+			// A periodic pass or an event handler of a controller type:
+			// its Lists of what the type caches bypass that cache too
+			// (k8s.io/cloud-provider's node controller before v0.27
+			// listed every Node on each pass beside its node lister).
+			if o := eventpath.OwnerOf(fn); o != nil {
+				own, listOnly = eventpath.Owners{o: true}, true
+			}
+		}
+		checkReads(pass, fn, own, listOnly, caches, callers, all)
 	}
 	return nil, nil
 }
@@ -102,12 +113,18 @@ func judge(r read, own eventpath.Owners, fn *ssa.Function, c *caches, all bool) 
 }
 
 // checkReads reports the reads of fn that bypass a cache or call for one.
-func checkReads(pass *analysis.Pass, fn *ssa.Function, own eventpath.Owners, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
+func checkReads(pass *analysis.Pass, fn *ssa.Function, own eventpath.Owners, listOnly bool, caches *caches, callers map[*ssa.Function][]*ssa.Function, all bool) {
 	defer crash.At(pass.Fset, fn.Pos())
+	ownFor := func(r read) eventpath.Owners {
+		if listOnly && r.method != "List" {
+			return nil
+		}
+		return own
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if r, ok := readOf(instr, caches); ok {
-				checkRead(pass, fn, r, own, caches, callers, all)
+				checkRead(pass, fn, r, ownFor(r), caches, callers, all)
 				continue
 			}
 			call, ok := instr.(ssa.CallInstruction)
@@ -124,7 +141,7 @@ func checkReads(pass *analysis.Pass, fn *ssa.Function, own eventpath.Owners, cac
 				}
 				r := helperRead(call, hr)
 				r.via = ssax.FuncName(helper, nil)
-				if checkRead(pass, fn, r, own, caches, callers, all) {
+				if checkRead(pass, fn, r, ownFor(r), caches, callers, all) {
 					break
 				}
 			}

@@ -12,7 +12,7 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrentClientGo(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, fixture("current"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/podgc", "./listerbypass/nodelifecycle", "./listerbypass/operator", "./listerbypass/nodeutil")
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/podgc", "./listerbypass/nodelifecycle", "./listerbypass/operator", "./listerbypass/nodeutil", "./listerbypass/nodestatus")
 }
 
 // TestAll: with -listerbypass.all, uncached reads on the processing path
@@ -27,7 +27,7 @@ func TestAll(t *testing.T) {
 }
 
 func TestLegacyClientGo(t *testing.T) {
-	analysistest.Run(t, fixture("legacy"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/operator", "./listerbypass/nodeutil")
+	analysistest.Run(t, fixture("legacy"), listerbypass.Analyzer, "./listerbypass", "./listerbypass/operator", "./listerbypass/nodeutil", "./listerbypass/nodestatus")
 }
 
 // TestClientGo017: the API before context arguments (client-go v0.17).
