@@ -152,22 +152,13 @@ func (c *checker) checkPartialWait(w *ssa.Call, uses map[*types.Var]*fieldUse) {
 // waitedField is the field a sync check handed to a wait comes from:
 // c.podsSynced, c.podInformer.HasSynced, c.pods.Informer().HasSynced.
 func waitedField(v ssa.Value) *types.Var {
-	v = flow.Origin(v, flow.Conversions)
-	if f := ssax.LoadedField(v); f != nil {
+	if f := ssax.LoadedField(flow.Origin(v, flow.Conversions)); f != nil {
 		return f
 	}
-	mc, ok := v.(*ssa.MakeClosure)
-	if !ok || len(mc.Bindings) != 1 {
-		return nil
+	if informer := syncedInformer(v); informer != nil {
+		return ssax.LoadedField(informer)
 	}
-	if m, ok := mc.Fn.(*ssa.Function); !ok || !strings.HasPrefix(m.Name(), "HasSynced") {
-		return nil
-	}
-	recv := flow.Origin(mc.Bindings[0], flow.Conversions) // a promoted SharedInformer method
-	if call, ok := recv.(*ssa.Call); ok && call.Call.IsInvoke() && call.Call.Method.Name() == "Informer" {
-		recv = call.Call.Value
-	}
-	return ssax.LoadedField(flow.Origin(recv, flow.Conversions))
+	return nil
 }
 
 // takesHasSynced reports whether an informer loaded from a field has its
