@@ -172,7 +172,7 @@ func (n *NodeObjectGC) garbageCollect() {
 	for _, node := range nodes {
 		names.Insert(node.Name)
 	}
-	cms, err := n.client.CoreV1().ConfigMaps("node-objects").List(context.TODO(), metav1.ListOptions{})
+	cms, err := n.client.CoreV1().ConfigMaps("node-objects").List(context.TODO(), metav1.ListOptions{}) //ctrllint:ignore listerbypass a periodic List of an uncached resource that feeds deletes, as nfd-gc did; this fixture is about the unsynced node lister
 	if err != nil {
 		return
 	}
