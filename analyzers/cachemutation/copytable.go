@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 )
 
 // copyTable reports whether m is a map made in the unit into which the
@@ -32,12 +33,13 @@ func (f *unit) copyTable(m ssa.Value) bool {
 	return copies
 }
 
-// isDeepCopy reports whether v is the result of a DeepCopy method call.
+// isDeepCopy reports whether v is the result of a DeepCopy call (a
+// typed copy; DeepCopyObject's would need an assertion to be stored).
 func isDeepCopy(v ssa.Value) bool {
 	call, ok := flow.Origin(v, flow.Conversions).(*ssa.Call)
 	if !ok {
 		return false
 	}
-	callee := call.Call.StaticCallee()
-	return callee != nil && callee.Signature.Recv() != nil && callee.Name() == "DeepCopy"
+	_, ok = kubessa.DeepCopyOf(call)
+	return ok && call.Common().StaticCallee() != nil && call.Common().StaticCallee().Name() == "DeepCopy"
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -138,7 +139,7 @@ func (c *checker) readOrigin(outer *ssa.Function, v ssa.Value, mc *ssa.MakeClosu
 // or dynamic client or of a lister, a DeepCopy of a read object, or a
 // helper of the package that returns one.
 func (c *checker) readCall(outer *ssa.Function, call *ssa.Call, mc *ssa.MakeClosure, depth int) (string, bool) {
-	if recv, ok := deepCopyOf(call); ok {
+	if recv, ok := kubessa.DeepCopyOf(call); ok {
 		return c.readOrigin(outer, recv, mc, depth+1)
 	}
 	fn, recv, _ := ssax.MethodCall(call.Common())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -40,7 +41,7 @@ func staleRoot(v ssa.Value) (root ssa.Value, chain []ssa.Value) {
 				return x, chain
 			}
 		case *ssa.Call:
-			if recv, ok := deepCopyOf(x); ok {
+			if recv, ok := kubessa.DeepCopyOf(x); ok {
 				v = recv
 				continue
 			}
@@ -48,15 +49,6 @@ func staleRoot(v ssa.Value) (root ssa.Value, chain []ssa.Value) {
 		return nil, nil
 	}
 	return nil, nil
-}
-
-// deepCopyOf returns the receiver of a DeepCopy or DeepCopyObject call.
-func deepCopyOf(call *ssa.Call) (ssa.Value, bool) {
-	fn, _, _ := ssax.MethodCall(call.Common())
-	if fn == nil || fn.Name() != "DeepCopy" && fn.Name() != "DeepCopyObject" {
-		return nil, false
-	}
-	return ssax.Receiver(call.Common()), true
 }
 
 // isObjectPointer reports whether t is a pointer to an API object (a

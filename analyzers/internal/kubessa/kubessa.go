@@ -277,3 +277,14 @@ func MetaField(v ssa.Value, field string) ssa.Value {
 	}
 	return nil
 }
+
+// DeepCopyOf returns the receiver of a DeepCopy or DeepCopyObject call:
+// conflictretry follows an object through its copies, cachemutation
+// recognises a table of copies.
+func DeepCopyOf(call *ssa.Call) (ssa.Value, bool) {
+	fn, _, _ := ssax.MethodCall(call.Common())
+	if fn == nil || fn.Name() != "DeepCopy" && fn.Name() != "DeepCopyObject" {
+		return nil, false
+	}
+	return ssax.Receiver(call.Common()), true
+}
