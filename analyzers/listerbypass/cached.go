@@ -22,8 +22,11 @@ type caches struct {
 	// dynamic: GVRs the package asks a dynamic informer factory for.
 	dynamic map[string]bool
 	// watched: object keys controller-runtime's cache keeps for the package
-	// (builder For/Owns, source.Kind, GetInformer).
+	// (builder For/Owns/Watches, source.Kind, GetInformer).
 	watched map[string]bool
+	// primary: object keys a builder's For names, the objects whose events
+	// start a Reconcile.
+	primary map[string]bool
 	// apiReaders: fields holding a reader that bypasses controller-runtime's
 	// cache (GetAPIReader, client.New).
 	apiReaders map[*types.Var]bool
@@ -45,6 +48,7 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 		factory:    make(map[string]bool),
 		dynamic:    make(map[string]bool),
 		watched:    make(map[string]bool),
+		primary:    make(map[string]bool),
 		apiReaders: make(map[*types.Var]bool),
 		seen:       make(map[string]bool),
 		held:       make(map[*types.TypeName]map[*types.Var]bool),
@@ -66,6 +70,11 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 			if obj := kube.ObjectOf(f.Type()); obj != nil {
 				k := kube.ObjectKey(obj)
 				c.fields[k] = append(c.fields[k], f)
+			}
+			if kube.IsCRReaderField(f) {
+				// Set in main from mgr.GetAPIReader() (cluster-api's
+				// reconcilers): the package never sees the store.
+				c.apiReaders[f] = true
 			}
 		}
 	}
@@ -90,8 +99,17 @@ func collectCaches(pkg *types.Package, funcs []*ssa.Function) *caches {
 
 func (c *caches) scan(instr ssa.Instruction) {
 	if st, ok := instr.(*ssa.Store); ok {
-		if f := ssax.FieldOfAddr(st.Addr); f != nil && kubessa.FromAPIReader(st.Val) {
+		f := ssax.FieldOfAddr(st.Addr)
+		switch {
+		case f == nil:
+		case kubessa.FromAPIReader(st.Val):
 			c.apiReaders[f] = true
+		case isSourceKindType(f):
+			// &source.Kind{Type: &v1.Pod{}}, the watch of controller-runtime
+			// before v0.15.
+			if obj := objectArg(st.Val); obj != nil && kube.IsObjectType(obj) {
+				c.watched[kube.ObjectKey(obj)] = true
+			}
 		}
 		return
 	}
@@ -120,9 +138,17 @@ func (c *caches) scan(instr ssa.Instruction) {
 			c.dynamic[k] = true
 		}
 	case kube.IsCachedWatch(fn):
+		if onlyMetadata(args) {
+			// For(&v1.Secret{}, builder.OnlyMetadata): the cache keeps
+			// PartialObjectMetadata, and a typed read is not served by it.
+			break
+		}
 		for _, arg := range args {
-			if obj := objectArg(arg); obj != nil {
+			if obj := objectArg(arg); obj != nil && kube.IsObjectType(obj) {
 				c.watched[kube.ObjectKey(obj)] = true
+				if fn.Name() == "For" {
+					c.primary[kube.ObjectKey(obj)] = true
+				}
 			}
 		}
 	case (fn.Name() == "Get" || fn.Name() == "List") && fn.Pkg() != nil && fn.Pkg().Path() == kube.CRClientPkg:
@@ -139,6 +165,50 @@ func (c *caches) scan(instr ssa.Instruction) {
 			}
 		}
 	}
+}
+
+// isSourceKindType reports whether f is the Type field of controller-runtime's
+// source.Kind struct (before v0.15).
+func isSourceKindType(f *types.Var) bool {
+	return f.Name() == "Type" && f.Pkg() != nil && f.Pkg().Path() == kube.CRSourcePkg
+}
+
+// onlyMetadata reports whether a builder call's options (its variadic
+// slice) include builder.OnlyMetadata.
+func onlyMetadata(args []ssa.Value) bool {
+	if len(args) == 0 {
+		return false
+	}
+	sl, ok := args[len(args)-1].(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *arr.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			st, ok := r2.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			v := st.Val
+			if mi, ok := v.(*ssa.MakeInterface); ok {
+				v = mi.X
+			}
+			if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+				if g, ok := load.X.(*ssa.Global); ok && g.Name() == "OnlyMetadata" && g.Pkg.Pkg.Path() == kube.CRBuilderPkg {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // see records the resource of a lister or informer type.

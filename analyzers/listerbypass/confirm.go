@@ -2,6 +2,8 @@ package listerbypass
 
 import (
 	"go/token"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -91,14 +93,77 @@ func guardsWrite(fn *ssa.Function, r read, obj, err ssa.Value) bool {
 // by a Create of the listed resource: the List confirms the object is
 // absent (kubernetes' bootstrap signer looks for its ConfigMap that way),
 // and a lagging cache would create it twice.
-func guardsCreate(fn *ssa.Function, r read) bool {
+//
+// The guard may be the caller's: a helper that lists and returns what it
+// found, whose result decides the Create (cluster-api's topology
+// controller since v1.5 double-checks its MachineDeployments with
+// getCurrentMachineDeployments before creating one).
+func guardsCreate(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
 	obj, err := readResults(r)
 	if err == nil {
 		return false
 	}
-	return guards(fn, r, obj, err, func(c *ssa.CallCommon) bool {
-		return c.IsInvoke() && c.Method.Name() == "Create" && writeKey(c) == r.key
-	})
+	kind := strings.ToLower(r.kindOf())
+	creates := func(c *ssa.CallCommon) bool {
+		if c.IsInvoke() {
+			return c.Method.Name() == "Create" && writeKey(c) == r.key
+		}
+		// A package helper named for creating the kind
+		// (createMachineDeployment): it may create through a patch
+		// helper's server-side apply, which names no Create.
+		callee := c.StaticCallee()
+		name := ""
+		if callee != nil && callee.Pkg == fn.Pkg {
+			name = strings.ToLower(callee.Name())
+		}
+		return strings.HasPrefix(name, "create") && strings.Contains(name, kind)
+	}
+	if guards(fn, r, obj, err, creates) {
+		return true
+	}
+	if fn.Signature.Results().Len() == 0 {
+		return false
+	}
+	for _, caller := range callers[fn] {
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call.Common().StaticCallee() != fn {
+					continue
+				}
+				// What it returns, not its error: a failure returns
+				// before any Create.
+				for _, res := range returned(call) {
+					if guards(caller, r, nil, res, creates) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// returned is what a call returns besides a trailing error.
+func returned(call *ssa.Call) []ssa.Value {
+	res := call.Common().Signature().Results()
+	n := res.Len()
+	if n > 0 && types.Identical(res.At(n-1).Type(), types.Universe.Lookup("error").Type()) {
+		n--
+	}
+	if res.Len() == 1 {
+		if n == 1 {
+			return []ssa.Value{call}
+		}
+		return nil
+	}
+	var out []ssa.Value
+	for i := range n {
+		if x := flow.Result(call, i); x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // guards reports whether a branch on the read's results reaches a write

@@ -35,7 +35,7 @@ import (
 // k8s.io/cloud-provider's node controller, PR 115521).
 func deliberate(fn *ssa.Function, r read, callers map[*ssa.Function][]*ssa.Function) bool {
 	if r.method == "List" {
-		return readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || guardsCreate(fn, r)
+		return readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || guardsCreate(fn, r, callers)
 	}
 	return feedsWrite(fn, r) || readsCacheToo(fn, r) || callerReadsCache(fn, r, callers) || confirms(fn, r)
 }

@@ -32,7 +32,26 @@
 //   - Get and List through controller-runtime's API reader
 //     (mgr.GetAPIReader(), also kept in a field) or an uncached client.New
 //     client, for an object type the manager's cache watches for the package
-//     (builder For/Owns, source.Kind, GetInformer).
+//     (builder For/Owns/Watches, source.Kind, GetInformer; not a type
+//     watched with builder.OnlyMetadata, whose cache keeps metadata only).
+//     A field of type client.Reader named for a live reader (APIReader,
+//     uncachedReader, liveReader, directReader) counts as one even when
+//     only main sets it, as cluster-api's reconcilers keep theirs. Reading
+//     the request's own object (Get with req.NamespacedName, of the type
+//     the builder's For names) in Reconcile this way is reported even when
+//     the object is then written: its cache event started the reconcile,
+//     and a stale copy only makes the write conflict (cluster-api's
+//     topology controller until v1.5, PR 8936).
+//
+// It reports, wherever it is (admission plugins and other request paths
+// too), a clientset List made whenever a lister List of the same resource
+// comes back empty, in a function that never asks an informer whether it
+// has synced (HasSynced, or a func kept under such a name): once the
+// informer has synced, its empty answer is the truth, and the fallback
+// sends every lookup where no object exists — the common case — to the API
+// server. k8s.io/apiserver's ResourceQuota admission did so for every
+// namespace without quotas until v0.32.3 (kubernetes PR 130113), which made
+// the live List run only until the quota informer has synced.
 //
 // The message names the resource and, for clientset reads, the lister to
 // use instead: one the reporting controller holds. A List of a resource
@@ -147,7 +166,9 @@
 //     resource from its cache (a lister, or an untyped store or mutation
 //     cache, itself or by handing it to a function), or whose caller does
 //     (itself or in another helper it calls),
-//     as a fallback on a cache miss or a confirmation;
+//     as a fallback on a cache miss or a confirmation (a List made
+//     whenever the lister finds none is reported as above unless the
+//     function tests HasSynced);
 //   - confirmations a lagging cache cannot give, before acting on them:
 //     an existence probe (`_, err := ...Get(...)` with the error tested by
 //     apierrors.IsNotFound), a Get whose result decides whether the same
@@ -179,7 +200,9 @@
 //   - such Lists in _test.go files, which read a fake clientset;
 //   - Lists that are deliberate fresh reads: inside RetryOnConflict, a
 //     double-check of the cache, or a guard of a Create of the resource
-//     (a List that finds none before creating one). A List whose items are
+//     (a List that finds none before creating one, itself or in the caller
+//     it returns its answer to, before a Create or a package helper named
+//     create<Kind>: cluster-api's getCurrentMachineDeployments). A List whose items are
 //     then deleted or updated is reported: a write of a listed object
 //     needs no fresher copy than the cache's, and upstream replaced such
 //     Lists with listers (the API Priority and Fairness ensurer, issue

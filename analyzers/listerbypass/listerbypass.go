@@ -63,6 +63,9 @@ func run(pass *analysis.Pass, all bool) (any, error) {
 	onEvent := paths.PerEvent(onPath, kube.IsFreshReadFunc)
 	callers := callersOf(ssaRes.SrcFuncs)
 	for _, fn := range ssaRes.Checked {
+		checkFallbacks(pass, fn)
+	}
+	for _, fn := range ssaRes.Checked {
 		if !onEvent[fn] {
 			continue // set-up code, or not a controller at all
 		}
@@ -159,7 +162,11 @@ func checkRead(pass *analysis.Pass, fn *ssa.Function, r read, own eventpath.Owne
 	if v == uncached && strings.HasSuffix(pass.Fset.Position(r.call.Pos()).Filename, "_test.go") {
 		return false // a test's fake clientset has no API server to spare
 	}
-	if deliberate(fn, r, callers) {
+	if primaryRead(fn, r, caches) {
+		if readsCacheToo(fn, r) {
+			return false // a confirmation of what the cache says
+		}
+	} else if deliberate(fn, r, callers) {
 		return false // read-modify-write, or a double-check of the cache
 	}
 	d := analysis.Diagnostic{Pos: r.call.Pos(), Message: message(fn, r, own, caches, v)}

@@ -146,16 +146,48 @@ func IsAPIReaderSource(fn *types.Func) bool {
 }
 
 // IsReconcile reports whether fn is a Reconcile method of a
-// controller-runtime reconciler: Reconcile(context.Context, req) (reconcile.Result, error).
+// controller-runtime reconciler: Reconcile(context.Context, req)
+// (reconcile.Result, error), or before v0.7 Reconcile(reconcile.Request)
+// (reconcile.Result, error), without the context.
 func IsReconcile(fn *types.Func) bool {
 	if fn == nil || fn.Name() != "Reconcile" {
 		return false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil || sig.Params().Len() != 2 || sig.Results().Len() != 2 {
+	if sig.Recv() == nil || sig.Results().Len() != 2 || !Is(sig.Results().At(0).Type(), CRReconcilePkg, "Result") {
 		return false
 	}
-	return Is(sig.Results().At(0).Type(), CRReconcilePkg, "Result")
+	switch sig.Params().Len() {
+	case 2:
+		return true
+	case 1:
+		return Is(sig.Params().At(0).Type(), CRReconcilePkg, "Request")
+	}
+	return false
+}
+
+// ReconcileRequest returns the index among fn's signature parameters of a
+// Reconcile method's request: 1 after the context, 0 before v0.7.
+func ReconcileRequest(sig *types.Signature) int {
+	return sig.Params().Len() - 1
+}
+
+// IsCRReaderField reports whether a struct field holds, by its type and
+// name, controller-runtime's uncached API reader: a client.Reader (not a
+// client.Client) named for it — APIReader, apiReader, uncachedReader,
+// LiveReader, directReader — the way a reconciler keeps mgr.GetAPIReader()
+// beside the manager's cached client when main, another package, sets it.
+func IsCRReaderField(f *types.Var) bool {
+	if path, name := PathName(f.Type()); path != CRClientPkg || name != "Reader" {
+		return false
+	}
+	n := strings.ToLower(f.Name())
+	for _, w := range []string{"apireader", "uncached", "noncached", "live", "direct"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsCachedWatch reports whether fn tells controller-runtime's cache to
@@ -167,7 +199,9 @@ func IsCachedWatch(fn *types.Func) bool {
 	}
 	switch fn.Pkg().Path() {
 	case CRBuilderPkg:
-		return fn.Name() == "For" || fn.Name() == "Owns"
+		// Watches(object, handler) since v0.15; before it Watches took a
+		// source, whose object the source.Kind literal names.
+		return fn.Name() == "For" || fn.Name() == "Owns" || fn.Name() == "Watches"
 	case CRSourcePkg:
 		return fn.Name() == "Kind"
 	case CRCachePkg, CRCacheAPIPkg:
