@@ -61,6 +61,17 @@
 // them that changes the object or is handed it, and the object is changed
 // (as above) somewhere before the original is marshalled.
 //
+// It also reports a snapshot taken with
+// runtime.DefaultUnstructuredConverter.ToUnstructured and kept in a field
+// of a struct of the package (a patch helper's "before") when the object
+// converted may be an *unstructured.Unstructured: an interface value
+// (runtime.Object, client.Object) or that pointer type, not a DeepCopy of
+// it on any path, in a function that never asks whether it holds an
+// Unstructured. For typed objects the converter copies by reflection, but
+// for an Unstructured it returns the object's own map, so the snapshot
+// changes with the object and the later comparison finds nothing to patch
+// (cluster-api's patch.NewHelper until v0.2.4, commit ea238975bc).
+//
 // # Wrong
 //
 //	patch := client.MergeFrom(dep)
@@ -130,6 +141,11 @@
 //     object is handed to any call (it may change it); ones with no change
 //     to the object before the original is marshalled; and
 //     CreateThreeWayMergePatch, whose documents play other roles;
+//   - ToUnstructured results that are not kept in a field of the
+//     package's own structs (a converted "after" compared at once, an
+//     unstructured.Unstructured{Object: m} built from it), conversions of
+//     typed objects, and functions that test for runtime.Unstructured or
+//     *unstructured.Unstructured (they copy it themselves);
 //   - code in _test.go files: tests patch fake clients and sometimes build
 //     empty patches on purpose to check what the client does with them.
 package patchbase

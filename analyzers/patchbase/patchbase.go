@@ -32,8 +32,8 @@ var Definition = define.New(define.Spec{
 var Analyzer = Definition.Analyzer
 
 func run(pass *analysis.Pass) (any, error) {
-	if kube.LookupPackage(pass.Pkg, kube.CRClientPkg) == nil && kube.LookupPackage(pass.Pkg, "encoding/json") == nil {
-		return nil, nil // neither MergeFrom nor marshalled patch documents in sight
+	if kube.LookupPackage(pass.Pkg, kube.CRClientPkg) == nil && kube.LookupPackage(pass.Pkg, "encoding/json") == nil && kube.LookupPackage(pass.Pkg, runtimePkg) == nil {
+		return nil, nil // neither MergeFrom, marshalled patch documents nor unstructured snapshots in sight
 	}
 	res := kubessa.Of(pass)
 	if res == nil {
@@ -77,6 +77,8 @@ func (c *checker) function(fn *ssa.Function) {
 				c.mergeFrom(call, callee)
 			case kube.IsTwoWayPatchFunc(callee):
 				c.twoWay(call, callee)
+			case isToUnstructured(callee):
+				c.unstructuredSnapshot(fn, call)
 			}
 		}
 	}
