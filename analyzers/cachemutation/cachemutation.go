@@ -37,12 +37,9 @@ var Analyzer = Definition.Analyzer
 // checker is one package's run: the summaries of its functions, shared
 // by the flows that call them.
 type checker struct {
-	pass *analysis.Pass
-	pkg  *ssa.Package
-	// imports says whether the facts of other packages are read: not
-	// while the package's own summaries are made.
-	imports bool
-	funcs   []*ssa.Function // the package's source functions
+	pass  *analysis.Pass
+	pkg   *ssa.Package
+	funcs []*ssa.Function // the package's source functions
 	// flows are the source-mode analyses of functions, nil while one runs.
 	flows  map[*ssa.Function]*unit
 	params map[paramKey]*summary
@@ -55,6 +52,10 @@ type checker struct {
 	ifaces   map[*types.Func]*returnsFact
 	concrete *concrete // the types that may implement ifaces, made when first asked
 	named    named     // where the package names its functions, made when first asked
+	// reported are the diagnostics made, by position and message: two
+	// paths of taint to one write (a helper of another package that
+	// writes both what a slice shares and what it holds) are one finding.
+	reported map[string]bool
 }
 
 type paramKey struct {
@@ -88,26 +89,24 @@ func run(pass *analysis.Pass) (any, error) {
 	if ssaRes == nil {
 		return nil, nil // the package cannot use the Kubernetes APIs
 	}
-	newChecker := func(imports bool) *checker {
-		return &checker{
-			pass:     pass,
-			pkg:      ssaRes.Pkg,
-			imports:  imports,
-			funcs:    ssaRes.SrcFuncs,
-			flows:    make(map[*ssa.Function]*unit),
-			params:   make(map[paramKey]*summary),
-			via:      make(map[ssa.Instruction]*written),
-			imported: make(map[*types.Func]*calleeFacts),
-			ifaces:   make(map[*types.Func]*returnsFact),
-		}
+	// What the package says of itself is made with what the packages it
+	// imports say, so that a cached object returned through a chain of
+	// helpers across the module's packages stays cached (package summary).
+	a := &checker{
+		pass:     pass,
+		pkg:      ssaRes.Pkg,
+		reported: make(map[string]bool),
+		funcs:    ssaRes.SrcFuncs,
+		flows:    make(map[*ssa.Function]*unit),
+		params:   make(map[paramKey]*summary),
+		via:      make(map[ssa.Instruction]*written),
+		imported: make(map[*types.Func]*calleeFacts),
+		ifaces:   make(map[*types.Func]*returnsFact),
 	}
 	if exports {
-		// What the package says of itself, made without what other
-		// packages say (package summary).
-		newChecker(false).export(ssaRes.SrcFuncs)
+		a.export(ssaRes.SrcFuncs)
 	}
 	if reads {
-		a := newChecker(true)
 		// Only hand-written functions are checked: what a generated one
 		// does with cached objects is analysed when a checked function
 		// calls it (sourceFlow, paramSummary), and its own writes would
@@ -204,6 +203,11 @@ func (a *checker) report(f *unit) {
 			Message: fmt.Sprintf("%s from %s is modified (%s) without DeepCopy: the write changes the informer cache shared by every controller",
 				a.objectName(src), src.desc, what),
 		}
+		key := fmt.Sprintf("%d %s", d.Pos, d.Message)
+		if a.reported[key] {
+			continue
+		}
+		a.reported[key] = true
 		if fix := a.fix(src); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}

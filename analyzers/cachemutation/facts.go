@@ -102,9 +102,7 @@ func (a *checker) factsOf(fn *types.Func) *calleeFacts {
 		return c
 	}
 	c := new(calleeFacts)
-	if !a.imports || !summaries.Visible(a.pass, fn) {
-		// Making the package's own summaries, or a package not imported
-		// directly (package summary).
+	if !summaries.Visible(a.pass, fn) {
 		a.imported[fn] = c
 		return c
 	}

@@ -25,10 +25,10 @@ import (
 
 // ReadsFact is what a function or method of a package of the analysed
 // modules reads through a typed clientset it takes from a parameter or
-// from its receiver's fields, in its own body or in the helpers of its own
-// package it calls (never through another package's helper: a summary
-// says what the package's code does by itself). A function without the
-// fact reads nothing anyone knows of.
+// from its receiver's fields, in its own body, in the helpers of its own
+// package it calls, and in those of other packages of the analysed modules
+// it calls (through their facts), however deep the chain. A function
+// without the fact reads nothing anyone knows of.
 type ReadsFact struct {
 	Reads []HelperRead
 }
@@ -109,13 +109,19 @@ func (s *summariser) readsOf(fn *ssa.Function) []HelperRead {
 			if !ok {
 				continue
 			}
-			// Only the package's own functions: another package's helper
-			// is unknown code to a summary (package summary).
-			callee := call.Common().StaticCallee()
-			if callee == nil || callee.Pkg != s.pkg || callee.Blocks == nil {
+			// The package's own functions, and the helpers of the units
+			// below it through their facts: a chain of helpers across
+			// the module's packages is one helper to its callers.
+			var reads []HelperRead
+			switch callee := call.Common().StaticCallee(); {
+			case callee == nil:
 				continue
+			case callee.Pkg == s.pkg && callee.Blocks != nil:
+				reads = s.readsOf(callee)
+			default:
+				reads, _ = helperReads(s.pass, call)
 			}
-			for _, hr := range s.readsOf(callee) {
+			for _, hr := range reads {
 				if !hr.Deliberate {
 					hr.Deliberate = deliberateAtCall(fn, helperRead(call, hr))
 				}

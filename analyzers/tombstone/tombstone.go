@@ -86,10 +86,11 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	if exports {
-		// What the package says of itself, made without what other
-		// packages say (package summary): a checker that imports no fact
-		// and reports nothing.
-		e := newChecker(false)
+		// What the package says of itself, made with what the packages it
+		// imports say, so that helper chains across the module's packages
+		// are summarised bottom up (package summary): a checker that
+		// reports nothing.
+		e := newChecker(true)
 		e.silent = true
 		// A helper package need not see an informer: `func PodFromObj(obj
 		// interface{}) *v1.Pod` is all it takes.

@@ -85,13 +85,13 @@ type delivery struct {
 }
 
 // deliveries are the interface-method parameters that receive deleted
-// objects: from the WatcherFacts of the packages this one imports
-// directly, and from this package's own handlers (when exporting).
+// objects: from the WatcherFacts of the packages in this one's import
+// closure, and from this package's own handlers (when exporting).
 func (c *checker) deliveries() []delivery {
 	var out []delivery
 	for _, pf := range c.pass.AllPackageFacts() {
-		if !c.imports || !slices.Contains(c.pass.Pkg.Imports(), pf.Package) {
-			continue // facts are read only about the packages imported directly (package summary)
+		if !c.imports || pf.Package == c.pass.Pkg {
+			continue
 		}
 		if wf, ok := pf.Fact.(*WatcherFact); ok {
 			for _, d := range wf.Methods {

@@ -225,7 +225,8 @@ func TestVetMatchesStandaloneOnFixtures(t *testing.T) {
 // Facts cross packages under go vet as in the standalone driver: a
 // finding in top needs what mid says of itself, and the standalone run
 // analyses mid for it although the pattern names only top. mid's Chain
-// calls bad only through low: no summary follows that, under either.
+// calls bad only through low: mid's summary follows low's facts, under
+// both, and the standalone run analyses low too, two levels below top.
 func TestVetMatchesStandaloneWithFacts(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, map[string]string{
 		"low/low.go": "package low\n\nfunc bad() {}\n\nfunc L() { bad() }\n",
@@ -236,6 +237,7 @@ func TestVetMatchesStandaloneWithFacts(t *testing.T) {
 	want := []string{
 		"top/top.go:1:9: sees facts of mid (callsbad)",
 		"top/top.go:9:14: mid.M calls bad (bad) (callsbad)",
+		"top/top.go:9:23: mid.Chain calls bad (low.L→bad) (callsbad)",
 	}
 	if !slices.Equal(standalone, want) {
 		t.Errorf("standalone:\n%s\nwant:\n%s", strings.Join(standalone, "\n"), strings.Join(want, "\n"))

@@ -15,8 +15,9 @@ import (
 // A module whose findings in top need what mid says of itself: top calls
 // mid.M, which calls bad through a function of its own package, and
 // mid.Chain, which calls low.L, which calls bad: a chain across two
-// packages, which no summary follows (mid's summary of Chain is made
-// without low's facts). low has an in-package test; other is not below top.
+// packages, which mid's summary of Chain follows through low's facts, so
+// low gives its facts whenever top is analysed, two levels below it. low
+// has an in-package test; other is not below top.
 var factsModule = map[string]string{
 	"low/low.go":      "package low\n\nfunc bad() {}\n\nfunc L() { bad() }\n\nfunc Clean() {}\n",
 	"low/low_test.go": "package low\n\nfunc T() { L() }\n",
@@ -30,6 +31,7 @@ var (
 	wantTop = []string{
 		"top/top.go:1:9-1:9: sees facts of mid (callsbad)",
 		"top/top.go:6:2-6:2: mid.M calls bad (helper→bad) (callsbad)",
+		"top/top.go:7:2-7:2: mid.Chain calls bad (low.L→bad) (callsbad)",
 	}
 	wantTopTest = "top/top_test.go:5:12-5:12: mid.M calls bad (helper→bad) (callsbad)"
 	wantMid     = []string{
@@ -38,8 +40,8 @@ var (
 	}
 )
 
-// Facts reach a package from the packages of the analysed module it
-// imports directly, whether the patterns name them or not: named, they are
+// Facts reach a package from the packages of the analysed module in its
+// import closure, whether the patterns name them or not: named, they are
 // analysed as roots; not, for their facts only.
 func TestFactsAcrossPackages(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, factsModule)
@@ -74,7 +76,7 @@ func TestSummaryUnitsUseTheAPIs(t *testing.T) {
 		prefixes []string
 		want     []string
 	}{
-		{[]string{"example.com/m/low"}, wantTop}, // mid imports low
+		{[]string{"example.com/m/low"}, wantTop[:2]}, // mid imports low; low does not, so gives no facts
 		{[]string{"k8s.io/client-go/"}, nil},
 	} {
 		res, err := analyze(t, dir, driver.Config{Patterns: []string{"./top"}, SummaryImports: tc.prefixes, Analyzers: []*analysis.Analyzer{testanalyzers.CallsBad}})
@@ -130,19 +132,21 @@ func TestResultCacheFollowsFacts(t *testing.T) {
 	// top changes alone: analysed again (mid is a hit, and gives its facts
 	// as a summary unit), it still sees what mid says.
 	write(t, dir, "top/top.go", "package top\n\nimport \"example.com/m/mid\"\n\n// Top calls M.\nfunc Top() {\n\tmid.M()\n\tmid.Chain()\n\tmid.N()\n}\n")
-	edited := append(slices.Clone(wantMid), wantTop[0], "top/top.go:7:2-7:2: mid.M calls bad (helper→bad) (callsbad)")
+	chain := "top/top.go:8:2-8:2: mid.Chain calls bad (low.L→bad) (callsbad)"
+	edited := append(slices.Clone(wantMid), wantTop[0], "top/top.go:7:2-7:2: mid.M calls bad (helper→bad) (callsbad)", chain)
 	run("after editing top", edited)
 
 	// mid's helper no longer calls bad: nothing in top changed, but its
 	// finding goes.
 	write(t, dir, "mid/mid.go", strings.Replace(factsModule["mid/mid.go"], "func helper() { bad() }", "func helper() {}", 1))
-	run("after editing mid", append(slices.Clone(wantMid), wantTop[0]))
+	run("after editing mid", append(slices.Clone(wantMid), wantTop[0], chain))
 
 	// And comes back with it.
 	write(t, dir, "mid/mid.go", factsModule["mid/mid.go"])
 	run("after restoring mid", edited)
 
-	// low's L no longer calls bad: mid's finding goes.
+	// low's L no longer calls bad: mid's finding goes, and so does top's
+	// finding of the chain through mid, though neither changed.
 	write(t, dir, "low/low.go", "package low\n\nfunc bad() {}\n\nfunc L() {}\n\nfunc Clean() {}\n")
 	run("after editing low", []string{wantMid[0], wantTop[0], "top/top.go:7:2-7:2: mid.M calls bad (helper→bad) (callsbad)"})
 }
@@ -167,7 +171,7 @@ func TestFactsInAModuleRequiredAtAVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"m/top/top.go:1:9-1:9: sees facts of mid (callsbad)", "m/top/top.go:6:2-6:2: mid.M calls bad (helper→bad) (callsbad)"}
+	want := []string{"m/top/top.go:1:9-1:9: sees facts of mid (callsbad)", "m/top/top.go:6:2-6:2: mid.M calls bad (helper→bad) (callsbad)", "m/top/top.go:7:2-7:2: mid.Chain calls bad (low.L→bad) (callsbad)"}
 	if got := lines(dir, res.Findings); !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

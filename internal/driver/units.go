@@ -14,22 +14,22 @@ import (
 )
 
 // The packages a run analyses from source are its units: the roots, and,
-// when some analyzer uses facts, the packages of the analysed modules (the
-// roots' modules) that a root imports directly and that use one of the APIs
+// when some analyzer uses facts, every package of the analysed modules (the
+// roots' modules) in the roots' import closure that uses one of the APIs
 // the summaries are about (summary units). A summary unit is analysed only
 // for the facts it exports; its diagnostics are dropped. Dependencies of
 // other modules stay export data: their behaviour that matters is known by
 // name (analyzers/internal/kube), and analysing them from source would
 // multiply a run's cost.
 //
-// What a package's findings may depend on is its own code and what the
-// packages it imports directly say of themselves: the analyzers summarise
-// a function by what it does itself, without the facts of its callees in
-// other packages, and read facts only about the objects of the packages
-// the analysed one imports (analyzers/internal/summary). So the units a
-// root needs are those one level below it, whatever else the run
-// analyses, and a result stored in the cache, keyed by the content of
-// everything the package imports, is the one any run would compute.
+// What a package's findings may depend on is its own code and the facts
+// of the units in its import closure, each computed from its own code and
+// the facts of the units in its closure in turn: a helper chain through
+// any number of the module's packages is summarised bottom up
+// (analyzers/internal/summary). Every run makes the same units of a root's
+// closure, whatever else it analyses, so a result stored in the cache,
+// keyed by the content of everything the package imports transitively,
+// is the one any run would compute.
 //
 // Facts are keyed by package path, and so are units: "p [p.test]", when
 // it is a root, is the unit of p for every importer (it is p with its
@@ -40,7 +40,7 @@ import (
 type unit struct {
 	pkg     *packages.Package
 	summary bool     // analysed for facts only
-	deps    []int    // the units it imports directly, which it waits for
+	deps    []int    // the units in its import closure, which it waits for
 	paths   []string // the package paths of deps, whose facts it sees
 }
 
@@ -58,15 +58,13 @@ func analysedModules(roots []*packages.Package) map[string]bool {
 }
 
 // planUnits returns the units for roots: the roots themselves, in their
-// order, then (withSummaries) the summary units, each with the units it
-// imports directly. A summary unit imports a package under one of prefixes
-// (any package when prefixes is nil), as summary.Exports requires of a
-// package that gives facts, and is not mostly generated code (API
-// conversions and defaults, clients), which holds no helper a controller
-// hands its objects or keys to: on kubernetes' pkg/controller, 26 of the
-// 43 packages of the module the roots import directly. The two generated
-// ones left out (the core and apps API conversions) were a third of the
-// summary units' code.
+// order, then (withSummaries) the summary units, each with the units in
+// its import closure. The import closure is walked through the packages
+// of the analysed modules only. A summary unit imports a package under one
+// of prefixes (any package when prefixes is nil), as summary.Exports
+// requires of a package that gives facts, and is not mostly generated code
+// (API conversions and defaults, clients), which holds no helper a
+// controller hands its objects or keys to.
 func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string) []unit {
 	units := make([]unit, 0, len(roots))
 	byPath := make(map[string]int)
@@ -78,25 +76,35 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string)
 			byPath[r.PkgPath] = len(units) - 1
 		}
 	}
+	mods := analysedModules(roots)
+	inModules := func(p *packages.Package) bool { return p.Module != nil && mods[p.Module.Path] }
 	if withSummaries {
-		mods := analysedModules(roots)
-		for _, r := range roots {
-			for _, path := range slices.Sorted(maps.Keys(r.Imports)) {
-				p := r.Imports[path]
-				if _, ok := byPath[p.PkgPath]; ok || p.Module == nil || !mods[p.Module.Path] || p.ForTest != "" || !importsUnder(p, prefixes) || load.MostlyGenerated(p) {
+		seen := make(map[*packages.Package]bool)
+		var visit func(p *packages.Package, depth int)
+		visit = func(p *packages.Package, depth int) {
+			for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+				imp := p.Imports[path]
+				if seen[imp] || !inModules(imp) || imp.ForTest != "" || load.MostlyGenerated(imp) {
 					continue
 				}
-				byPath[p.PkgPath] = len(units)
-				units = append(units, unit{pkg: p, summary: true})
+				if !importsUnder(imp, prefixes) || depth > 0 && !importsUnder(imp, chainImports(prefixes)) {
+					continue
+				}
+				seen[imp] = true
+				if _, ok := byPath[imp.PkgPath]; !ok {
+					byPath[imp.PkgPath] = len(units)
+					units = append(units, unit{pkg: imp, summary: true})
+				}
+				visit(imp, depth+1)
 			}
+		}
+		for _, r := range roots {
+			visit(r, 0)
 		}
 	}
+	closure := closures(units, byPath, inModules)
 	for i := range units {
-		for _, imp := range units[i].pkg.Imports {
-			if j, ok := byPath[imp.PkgPath]; ok && j != i && !slices.Contains(units[i].deps, j) {
-				units[i].deps = append(units[i].deps, j)
-			}
-		}
+		units[i].deps = closure(units[i].pkg, i)
 	}
 	breakCycles(units)
 	for i := range units {
@@ -105,6 +113,56 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string)
 		}
 	}
 	return units
+}
+
+// chainImports narrows prefixes for the units below the first level: the
+// helpers a chain reaches through go on using the clients, caches and
+// queues (client-go, controller-runtime), not only the API types, whose
+// packages (validation, defaulting, the registry) are not helpers of a
+// controller. nil stays nil.
+func chainImports(prefixes []string) []string {
+	if prefixes == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range prefixes {
+		if strings.HasPrefix(p, "k8s.io/client-go/") || strings.HasPrefix(p, "sigs.k8s.io/controller-runtime/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// closures returns a function giving the units in a package's import
+// closure (through the packages of the analysed modules), the unit self
+// left out, sorted. Without summaries the units are the roots, and a root
+// waits for the roots in its closure.
+func closures(units []unit, byPath map[string]int, inModules func(*packages.Package) bool) func(p *packages.Package, self int) []int {
+	memo := make(map[*packages.Package][]int)
+	var below func(p *packages.Package) []int
+	below = func(p *packages.Package) []int {
+		if c, ok := memo[p]; ok {
+			return c
+		}
+		memo[p] = nil // a cycle (two variants of one path) sees what is known
+		var c []int
+		for _, imp := range p.Imports {
+			j, isUnit := byPath[imp.PkgPath]
+			if isUnit {
+				c = append(c, j)
+			}
+			if isUnit || inModules(imp) {
+				c = append(c, below(imp)...)
+			}
+		}
+		slices.Sort(c)
+		c = slices.Compact(c)
+		memo[p] = c
+		return c
+	}
+	return func(p *packages.Package, self int) []int {
+		return slices.DeleteFunc(slices.Clone(below(p)), func(j int) bool { return j == self })
+	}
 }
 
 // importsUnder reports whether p imports a package under one of prefixes

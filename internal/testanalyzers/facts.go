@@ -13,10 +13,11 @@ import (
 )
 
 // CallsBad reports calls, into a package imported directly, of functions
-// that call bad, directly or through functions of their own package: a
-// summary that crosses package boundaries only through facts, by the
-// rules of the analyzers' summaries (analyzers/internal/summary): what a
-// function does by itself, read only about the packages imported directly.
+// that call bad, directly, through functions of their own package, or
+// through functions of other packages that do (their facts): a summary that
+// crosses package boundaries only through facts, by the rules of the
+// analyzers' summaries (analyzers/internal/summary), so a chain through
+// any number of packages is one call to its callers.
 // It also reports, at each package clause, the package facts of its direct
 // imports it sees, so that tests can tell which packages' facts reached a
 // pass.
@@ -69,11 +70,14 @@ func runCallsBad(pass *analysis.Pass) (any, error) {
 				if local[fn] != "" {
 					return
 				}
+				var f callsBadFact
 				switch {
 				case callee.Name() == "bad" && callee.Pkg() == pass.Pkg:
 					local[fn] = "bad"
 				case local[callee] != "":
 					local[fn] = callee.Name() + "→" + local[callee]
+				case callee.Pkg() != pass.Pkg && pass.ImportObjectFact(callee, &f):
+					local[fn] = callee.Pkg().Name() + "." + callee.Name() + "→" + f.Via
 				}
 				if local[fn] != "" {
 					changed = true

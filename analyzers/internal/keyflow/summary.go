@@ -279,26 +279,13 @@ type Fact interface {
 // UseFacts has a read the summaries of the functions of the packages pass's
 // package imports from pass's facts of type F and, when pass's package
 // exports summaries (summary.Exports), exports those of funcs under rule
-// as facts made by newFact. What is exported is computed before a reads
-// any fact: a summary says what a function does by itself (package
-// summary).
+// as facts made by newFact. What is exported is computed with the facts
+// it imports, so a key handed down a chain of helpers across the module's
+// packages is followed to its end (package summary).
 func UseFacts[F Fact](pass *analysis.Pass, a *Analysis, funcs []*ssa.Function, rule Rule, newFact func([]Effect) F) {
-	if summary.Exports(pass) {
-		position := func(r *ssa.Return) string { return summary.Where(pass.Fset, r.Pos()) }
-		// Test files' functions are left out: no other package calls them
-		// (but through an export_test.go, for the package's own tests).
-		var exported []*ssa.Function
-		for _, fn := range funcs {
-			if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
-				exported = append(exported, fn)
-			}
-		}
-		own := New(a.pkg)
-		own.Export(exported, rule, position, func(fn *types.Func, es []Effect) { pass.ExportObjectFact(fn, newFact(es)) })
-	}
 	// A walk asks at every path through a call: each fact is decoded once.
 	imported := make(map[*types.Func][]Effect)
-	a.Imported = func(fn *types.Func, i int) (Effect, bool) {
+	importedFact := func(fn *types.Func, i int) (Effect, bool) {
 		es, ok := imported[fn]
 		if !ok {
 			if f := newFact(nil); summary.Visible(pass, fn) && pass.ImportObjectFact(fn, f) {
@@ -311,4 +298,19 @@ func UseFacts[F Fact](pass *analysis.Pass, a *Analysis, funcs []*ssa.Function, r
 		}
 		return es[i], true
 	}
+	if summary.Exports(pass) {
+		position := func(r *ssa.Return) string { return summary.Where(pass.Fset, r.Pos()) }
+		// Test files' functions are left out: no other package calls them
+		// (but through an export_test.go, for the package's own tests).
+		var exported []*ssa.Function
+		for _, fn := range funcs {
+			if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+				exported = append(exported, fn)
+			}
+		}
+		own := New(a.pkg)
+		own.Imported = importedFact
+		own.Export(exported, rule, position, func(fn *types.Func, es []Effect) { pass.ExportObjectFact(fn, newFact(es)) })
+	}
+	a.Imported = importedFact
 }

@@ -13,16 +13,20 @@
 // without type-checking them), and the checker, golangci-lint and nogo run
 // the analyzers on every dependency, where Local says to do nothing.
 //
-// Three rules make a package's findings depend only on its own code and
-// on what the packages it imports directly say of themselves, the same
-// under every driver and in every run, whatever else it analyses (and so
-// the result cache, keyed by content, stays exact):
+// Three rules make a package's findings depend only on its own code and on
+// the code of the packages of the analysed modules in its import closure,
+// the same under every driver and in every run, whatever else it analyses
+// (and so the result cache, keyed by the content of everything a package
+// imports, stays exact):
 //
-//   - A summary says what a function does by itself: it is computed
-//     without the facts of other packages (a helper's call of another
-//     package's helper is unknown code to its summary).
-//   - Facts are read only about objects of the package itself and of the
-//     packages it imports directly (Visible).
+//   - A summary says what a function does, by itself and through the
+//     helpers it calls: those of its package, and those of the packages it
+//     imports, through their facts; so a helper chain across any number of
+//     the module's packages is summarised bottom up.
+//   - Every package of the analysed modules in a package's import closure
+//     that uses one of the APIs the summaries are about gives its facts
+//     before the package is analysed (ctrllint's driver analyses them all;
+//     go vet and the checker analyse every dependency).
 //   - A package exports facts only when its summaries are wanted (Local)
 //     and it uses one of the APIs they are about (Exports).
 //
@@ -36,7 +40,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -87,10 +90,10 @@ func Exports(pass *analysis.Pass) bool {
 }
 
 // Visible reports whether facts about obj may be read in pass: it belongs
-// to the package or to one the package imports directly.
+// to a package, which is the package itself or one in its import closure
+// (every object a pass can name is), whose facts every driver gives.
 func Visible(pass *analysis.Pass, obj types.Object) bool {
-	p := obj.Pkg()
-	return p != nil && (p == pass.Pkg || slices.Contains(pass.Pkg.Imports(), p))
+	return obj.Pkg() != nil
 }
 
 // Imports are the import path prefixes of the APIs summaries are about:

@@ -78,10 +78,9 @@ func GetPod(lister corelisters.PodLister, ns, name string) (*corev1.Pod, error) 
 	return lister.Pods(ns).Get(name)
 }
 
-// MarkAll writes to the pods it is given, through podutil: what another
-// package's helper does is not part of a summary (a summary says what a
-// function does by itself), so MarkAll has none.
-func MarkAll(pods []*corev1.Pod) {
+// MarkAll writes to the pods it is given, through podutil: its summary is
+// made with podutil's facts, so it says so.
+func MarkAll(pods []*corev1.Pod) { // want MarkAll:`params\(0/1: writes podutil.SetPodLabel\(...\), which does pod.Labels = ... at podutil/podutil.go:\d+; 0/2: writes podutil.SetPodLabel\(...\), which does pod.Labels = ... at podutil/podutil.go:\d+\)`
 	for _, p := range pods {
 		podutil.SetPodLabel(p, "marked", "true")
 	}
