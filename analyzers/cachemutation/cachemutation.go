@@ -25,7 +25,7 @@ const name = "cachemutation"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer, summaries.Analyzer},
 	FactTypes: []analysis.Fact{new(returnsFact), new(paramsFact)},
 	Run:       run,
 })

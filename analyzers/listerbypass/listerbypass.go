@@ -27,7 +27,7 @@ const name = "listerbypass"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(ReadsFact)},
 	Options: func(fs *flag.FlagSet) define.RunFunc {
 		// all widens the analyzer to every clientset read in a processing

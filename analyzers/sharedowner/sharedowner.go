@@ -24,7 +24,7 @@ const name = "sharedowner"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(ownerFact)},
 	Run:       run,
 })

@@ -25,7 +25,7 @@ const name = "tombstone"
 var Definition = define.New(define.Spec{
 	Name:      name,
 	DocSource: DocSource,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer, summary.Analyzer},
 	Scopes:    []string{kube.CachePkg},
 	FactTypes: []analysis.Fact{new(HelperFact), new(WatcherFact), new(WorkerFact)},
 	Run:       run,

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 )
 
 // noteDelivery records, in a package whose facts are exported, the
@@ -85,13 +87,13 @@ type delivery struct {
 }
 
 // deliveries are the interface-method parameters that receive deleted
-// objects: from the WatcherFacts of the packages in this one's import
-// closure, and from this package's own handlers (when exporting).
+// objects: from the WatcherFacts of the packages this one reaches
+// (summary.Visible), and from this package's own handlers (when exporting).
 func (c *checker) deliveries() []delivery {
 	var out []delivery
 	for _, pf := range c.pass.AllPackageFacts() {
-		if !c.imports || pf.Package == c.pass.Pkg {
-			continue
+		if !c.imports || pf.Package == c.pass.Pkg || !summary.VisiblePackage(c.pass, pf.Package) {
+			continue // facts are read only about the packages the code reaches (package summary)
 		}
 		if wf, ok := pf.Fact.(*WatcherFact); ok {
 			for _, d := range wf.Methods {

@@ -176,3 +176,35 @@ func TestFactsInAModuleRequiredAtAVersion(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// The packages whose facts a package sees are those its code names where
+// it can call into them, decided by its code alone: top uses konst only
+// for a constant, so konst gives top no facts, also in a run where another
+// root (user) calls into konst and makes it a summary unit. Were the units
+// a root sees to depend on the other roots of a run, its cached result
+// would depend on them too.
+func TestSummaryUnitsAreTheNamedPackages(t *testing.T) {
+	files := map[string]string{
+		"konst/konst.go": "package konst\n\nconst K = 1\n\nfunc bad() {}\n\nfunc F() { bad() }\n",
+		"top/top.go":     "package top\n\nimport (\n\t\"example.com/m/konst\"\n\t\"example.com/m/mid\"\n)\n\nvar _ = konst.K\n\nfunc Top() { mid.M() }\n",
+		"mid/mid.go":     "package mid\n\nfunc bad() {}\n\nfunc M() { bad() }\n",
+		"user/user.go":   "package user\n\nimport \"example.com/m/konst\"\n\nfunc U() { konst.F() }\n",
+	}
+	dir := testanalyzers.WriteModule(t, files)
+	top := []string{"top/top.go:1:9-1:9: sees facts of mid (callsbad)", "top/top.go:10:14-10:14: mid.M calls bad (bad) (callsbad)"}
+	for _, tc := range []struct {
+		patterns []string
+		want     []string
+	}{
+		{[]string{"./top"}, top},
+		{[]string{"./top", "./user"}, append(slices.Clone(top), "user/user.go:1:9-1:9: sees facts of konst (callsbad)", "user/user.go:5:12-5:12: konst.F calls bad (bad) (callsbad)")},
+	} {
+		res, err := analyze(t, dir, driver.Config{Patterns: tc.patterns, Analyzers: []*analysis.Analyzer{testanalyzers.CallsBad}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lines(dir, res.Findings); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %q\nwant %q", tc.patterns, got, tc.want)
+		}
+	}
+}

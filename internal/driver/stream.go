@@ -64,7 +64,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	roots := listed.Roots
 	out := &Result{}
 	summarise := factAnalyzers(cfg.Analyzers)
-	units := planUnits(roots, len(summarise) > 0, cfg.SummaryImports)
+	units := planUnits(roots, len(summarise) > 0, cfg.SummaryImports, cfg.Overlay)
 	pkgs := make([]*packages.Package, len(units))
 	for i, u := range units {
 		pkgs[i] = u.pkg

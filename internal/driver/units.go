@@ -2,7 +2,11 @@ package driver
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -11,25 +15,32 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrllint/ctrllint/internal/driver/load"
+	"github.com/ctrllint/ctrllint/internal/edges"
 )
 
 // The packages a run analyses from source are its units: the roots, and,
-// when some analyzer uses facts, every package of the analysed modules (the
-// roots' modules) in the roots' import closure that uses one of the APIs
-// the summaries are about (summary units). A summary unit is analysed only
-// for the facts it exports; its diagnostics are dropped. Dependencies of
-// other modules stay export data: their behaviour that matters is known by
-// name (analyzers/internal/kube), and analysing them from source would
-// multiply a run's cost.
+// when some analyzer uses facts, the packages of the analysed modules (the
+// roots' modules) that a root's code names where it can call into them —
+// as a callee, a composite literal's type, the type of a field, parameter,
+// result or variable (internal/edges) — and that use one of the APIs the
+// summaries are about; then the packages those name in turn, to any depth
+// (summary units). A summary unit is analysed only for the facts it
+// exports; its diagnostics are dropped. Dependencies of other modules stay
+// export data: their behaviour that matters is known by name
+// (analyzers/internal/kube), and analysing them from source would multiply
+// a run's cost.
 //
 // What a package's findings may depend on is its own code and the facts
-// of the units in its import closure, each computed from its own code and
-// the facts of the units in its closure in turn: a helper chain through
-// any number of the module's packages is summarised bottom up
-// (analyzers/internal/summary). Every run makes the same units of a root's
-// closure, whatever else it analyses, so a result stored in the cache,
-// keyed by the content of everything the package imports transitively,
-// is the one any run would compute.
+// of the packages it names that way, each computed from its own code and
+// the facts of the packages it names in turn: a helper chain through any
+// number of the module's packages is summarised bottom up
+// (analyzers/internal/summary). Which packages a unit names is decided by
+// its code alone, so every run makes the same units below a root, whatever
+// else it analyses, and a result stored in the cache, keyed by the content
+// of everything the package imports transitively, is the one any run
+// would compute. The analyzers read facts only of the packages the type
+// checker resolves those names to (summary.Visible), never more than the
+// file's imports name here.
 //
 // Facts are keyed by package path, and so are units: "p [p.test]", when
 // it is a root, is the unit of p for every importer (it is p with its
@@ -40,7 +51,7 @@ import (
 type unit struct {
 	pkg     *packages.Package
 	summary bool     // analysed for facts only
-	deps    []int    // the units in its import closure, which it waits for
+	deps    []int    // the units its code names, which it waits for
 	paths   []string // the package paths of deps, whose facts it sees
 }
 
@@ -58,14 +69,13 @@ func analysedModules(roots []*packages.Package) map[string]bool {
 }
 
 // planUnits returns the units for roots: the roots themselves, in their
-// order, then (withSummaries) the summary units, each with the units in
-// its import closure. The import closure is walked through the packages
-// of the analysed modules only. A summary unit imports a package under one
-// of prefixes (any package when prefixes is nil), as summary.Exports
-// requires of a package that gives facts, and is not mostly generated code
-// (API conversions and defaults, clients), which holds no helper a
-// controller hands its objects or keys to.
-func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string) []unit {
+// order, then (withSummaries) the summary units, each with the units its
+// code names. A summary unit imports a package under one of prefixes (any
+// package when prefixes is nil), as summary.Exports requires of a package
+// that gives facts, and is not mostly generated code (API conversions and
+// defaults, clients), which holds no helper a controller hands its objects
+// or keys to. overlay holds edited files' contents (the editor server's).
+func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string, overlay map[string][]byte) []unit {
 	units := make([]unit, 0, len(roots))
 	byPath := make(map[string]int)
 	for _, r := range roots {
@@ -76,93 +86,87 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string)
 			byPath[r.PkgPath] = len(units) - 1
 		}
 	}
-	mods := analysedModules(roots)
-	inModules := func(p *packages.Package) bool { return p.Module != nil && mods[p.Module.Path] }
-	if withSummaries {
-		seen := make(map[*packages.Package]bool)
-		var visit func(p *packages.Package, depth int)
-		visit = func(p *packages.Package, depth int) {
-			for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
-				imp := p.Imports[path]
-				if seen[imp] || !inModules(imp) || imp.ForTest != "" || load.MostlyGenerated(imp) {
-					continue
+	if !withSummaries {
+		for i := range units {
+			for _, imp := range units[i].pkg.Imports {
+				if j, ok := byPath[imp.PkgPath]; ok && j != i && !slices.Contains(units[i].deps, j) {
+					units[i].deps = append(units[i].deps, j)
 				}
-				if !importsUnder(imp, prefixes) || depth > 0 && !importsUnder(imp, chainImports(prefixes)) {
-					continue
-				}
-				seen[imp] = true
-				if _, ok := byPath[imp.PkgPath]; !ok {
-					byPath[imp.PkgPath] = len(units)
-					units = append(units, unit{pkg: imp, summary: true})
-				}
-				visit(imp, depth+1)
 			}
 		}
-		for _, r := range roots {
-			visit(r, 0)
-		}
+		breakCycles(units)
+		setPaths(units)
+		return units
 	}
-	closure := closures(units, byPath, inModules)
+	mods := analysedModules(roots)
+	candidate := func(p *packages.Package) bool {
+		return p.Module != nil && mods[p.Module.Path] && p.ForTest == "" && importsUnder(p, prefixes) && !load.MostlyGenerated(p)
+	}
+	named := make([][]*packages.Package, 0, len(units))
+	for i := 0; i < len(units); i++ {
+		var reached []*packages.Package
+		for _, path := range slices.Sorted(maps.Keys(namedImports(units[i].pkg, overlay))) {
+			imp := units[i].pkg.Imports[path]
+			if imp == nil {
+				continue
+			}
+			if _, ok := byPath[imp.PkgPath]; !ok {
+				if !candidate(imp) {
+					continue
+				}
+				byPath[imp.PkgPath] = len(units)
+				units = append(units, unit{pkg: imp, summary: true})
+			}
+			reached = append(reached, imp)
+		}
+		named = append(named, reached)
+	}
 	for i := range units {
-		units[i].deps = closure(units[i].pkg, i)
+		for _, imp := range named[i] {
+			if j := byPath[imp.PkgPath]; j != i && !slices.Contains(units[i].deps, j) {
+				units[i].deps = append(units[i].deps, j)
+			}
+		}
+		slices.Sort(units[i].deps)
 	}
 	breakCycles(units)
+	setPaths(units)
+	return units
+}
+
+func setPaths(units []unit) {
 	for i := range units {
 		for _, j := range units[i].deps {
 			units[i].paths = append(units[i].paths, units[j].pkg.PkgPath)
 		}
 	}
-	return units
 }
 
-// chainImports narrows prefixes for the units below the first level: the
-// helpers a chain reaches through go on using the clients, caches and
-// queues (client-go, controller-runtime), not only the API types, whose
-// packages (validation, defaulting, the registry) are not helpers of a
-// controller. nil stays nil.
-func chainImports(prefixes []string) []string {
-	if prefixes == nil {
-		return nil
-	}
-	var out []string
-	for _, p := range prefixes {
-		if strings.HasPrefix(p, "k8s.io/client-go/") || strings.HasPrefix(p, "sigs.k8s.io/controller-runtime/") {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// closures returns a function giving the units in a package's import
-// closure (through the packages of the analysed modules), the unit self
-// left out, sorted. Without summaries the units are the roots, and a root
-// waits for the roots in its closure.
-func closures(units []unit, byPath map[string]int, inModules func(*packages.Package) bool) func(p *packages.Package, self int) []int {
-	memo := make(map[*packages.Package][]int)
-	var below func(p *packages.Package) []int
-	below = func(p *packages.Package) []int {
-		if c, ok := memo[p]; ok {
-			return c
-		}
-		memo[p] = nil // a cycle (two variants of one path) sees what is known
-		var c []int
-		for _, imp := range p.Imports {
-			j, isUnit := byPath[imp.PkgPath]
-			if isUnit {
-				c = append(c, j)
-			}
-			if isUnit || inModules(imp) {
-				c = append(c, below(imp)...)
+// namedImports parses p's files and returns the import paths its code
+// names where it can call into them (internal/edges), resolved by the
+// files' imports. A file that cannot be read or parsed names nothing: the
+// type checker will report it, and the analysis reads no facts for it.
+func namedImports(p *packages.Package, overlay map[string][]byte) map[string]bool {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range p.CompiledGoFiles {
+		src, ok := overlay[name]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(name); err != nil {
+				continue
 			}
 		}
-		slices.Sort(c)
-		c = slices.Compact(c)
-		memo[p] = c
-		return c
+		if f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution); f != nil && err == nil {
+			files = append(files, f)
+		}
 	}
-	return func(p *packages.Package, self int) []int {
-		return slices.DeleteFunc(slices.Clone(below(p)), func(j int) bool { return j == self })
-	}
+	return edges.Named(files, edges.Syntactic(func(path string) string {
+		if imp := p.Imports[path]; imp != nil {
+			return imp.Name
+		}
+		return ""
+	}))
 }
 
 // importsUnder reports whether p imports a package under one of prefixes

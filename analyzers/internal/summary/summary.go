@@ -14,19 +14,22 @@
 // the analyzers on every dependency, where Local says to do nothing.
 //
 // Three rules make a package's findings depend only on its own code and on
-// the code of the packages of the analysed modules in its import closure,
-// the same under every driver and in every run, whatever else it analyses
-// (and so the result cache, keyed by the content of everything a package
-// imports, stays exact):
+// the code of the packages of the analysed modules it reaches, the same
+// under every driver and in every run, whatever else it analyses (and so
+// the result cache, keyed by the content of everything a package imports,
+// stays exact):
 //
 //   - A summary says what a function does, by itself and through the
 //     helpers it calls: those of its package, and those of the packages it
-//     imports, through their facts; so a helper chain across any number of
+//     reaches, through their facts; so a helper chain across any number of
 //     the module's packages is summarised bottom up.
-//   - Every package of the analysed modules in a package's import closure
-//     that uses one of the APIs the summaries are about gives its facts
-//     before the package is analysed (ctrllint's driver analyses them all;
-//     go vet and the checker analyse every dependency).
+//   - Facts are read only about objects of the package itself and of the
+//     packages its code names where it can call into them (Visible,
+//     internal/edges). ctrllint's driver analyses exactly those packages
+//     of the analysed modules below a root, and below them in turn, found
+//     from the same syntax: a closure the package's code alone decides, so
+//     its facts are the same whatever else a run analyses. go vet and the
+//     checker analyse every dependency.
 //   - A package exports facts only when its summaries are wanted (Local)
 //     and it uses one of the APIs they are about (Exports).
 //
@@ -40,11 +43,13 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ctrllint/ctrllint/internal/edges"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
 
@@ -90,10 +95,42 @@ func Exports(pass *analysis.Pass) bool {
 }
 
 // Visible reports whether facts about obj may be read in pass: it belongs
-// to a package, which is the package itself or one in its import closure
-// (every object a pass can name is), whose facts every driver gives.
+// to the package itself or to one the package's code names where it can
+// call into it (internal/edges): a callee, a composite literal's type, the
+// type of a field, parameter, result or variable. Every driver gives the
+// facts of those packages, when they export any: ctrllint's plans them as
+// summary units from the same syntax, go vet and the checker analyse every
+// dependency. The analyzer calling it must require Analyzer.
 func Visible(pass *analysis.Pass, obj types.Object) bool {
-	return obj.Pkg() != nil
+	return VisiblePackage(pass, obj.Pkg())
+}
+
+// VisiblePackage is Visible for the package facts of p.
+func VisiblePackage(pass *analysis.Pass, p *types.Package) bool {
+	if p == nil {
+		return false
+	}
+	if p == pass.Pkg {
+		return true
+	}
+	r, ok := pass.ResultOf[Analyzer].(*Reach)
+	if !ok {
+		panic("summary.Visible: " + pass.Analyzer.Name + " does not require summary.Analyzer")
+	}
+	return r.paths[p.Path()]
+}
+
+// Reach is the set of packages whose facts a package may read.
+type Reach struct{ paths map[string]bool }
+
+// Analyzer computes, once per package, the packages Visible allows.
+var Analyzer = &analysis.Analyzer{
+	Name: "ctrllintreach",
+	Doc:  "the imported packages whose facts a package's summaries may read: those its code names where it can call into them",
+	Run: func(pass *analysis.Pass) (any, error) {
+		return &Reach{paths: edges.Named(pass.Files, edges.Resolved(pass.TypesInfo))}, nil
+	},
+	ResultType: reflect.TypeFor[*Reach](),
 }
 
 // Imports are the import path prefixes of the APIs summaries are about:
