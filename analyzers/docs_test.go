@@ -222,8 +222,6 @@ var noV017Fixture = map[string]string{
 	"finalizer":          "it matches typed-client calls by receiver and scans every argument, with or without a context",
 	"clientperreconcile": "kubernetes.NewForConfig and the informer factories' constructors are the same since v0.17",
 	"ownerkind":          "metav1.OwnerReference and NewControllerRef are the same since v0.17",
-	"requeueerr":         "controller-runtime only; the module holds client-go v0.17 alone",
-	"patchbase":          "controller-runtime only; the module holds client-go v0.17 alone",
 }
 
 // TestV017Fixtures: every analyzer has a fixture in the client-go v0.17

@@ -48,10 +48,11 @@
 //   - passing the object to a function or method that writes to it,
 //     however deep the calls go in the package, and objects that a
 //     function or method returns from a cache read: in the package, and
-//     in the packages of the analysed module it imports directly, by what
-//     their functions do themselves (their summaries travel as analysis
-//     facts, so go vet, golangci-lint and nogo see them too; a chain of
-//     helpers across two packages is not followed). A method called
+//     in the packages of the analysed module its code calls into, by what
+//     their functions do, themselves and through the packages they call
+//     in turn (their summaries travel as analysis facts, so go vet,
+//     golangci-lint and nogo see them too; a chain of helpers across any
+//     number of the module's packages is followed). A method called
 //     through an interface returns cached objects when the interface's
 //     package declares at least one implementation and every one it
 //     declares returns them from that result (an interface over a lister,

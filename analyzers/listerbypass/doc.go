@@ -61,12 +61,13 @@
 // beside its node lister until v0.27).
 //
 // A read made inside a sync helper of another package of the module counts
-// as one made at the call, when the package calling it imports the helper's
-// package directly: a function or method (of an exported type) that gets
-// or lists through a typed clientset it takes as a parameter or from its
-// receiver's fields, in its own body or in its own package's helpers
-// (kubernetes' pkg/controller/util/node, which listed a node's pods for
-// the node lifecycle controller; node-feature-discovery's apihelper). Such
+// as one made at the call: a function or method (of an exported type) that
+// gets or lists through a typed clientset it takes as a parameter or from
+// its receiver's fields, in its own body, in its own package's helpers, or
+// in the helpers of further packages of the module it calls, however deep
+// the chain (kubernetes' pkg/controller/util/node, which listed a node's
+// pods for the node lifecycle controller; node-feature-discovery's
+// apihelper). Such
 // a call on the per-event path is judged like the read it makes, and the
 // message names the helper and the line where it reads.
 //
@@ -214,8 +215,8 @@
 //     it (a List whose items it deletes or updates, a Get that guards its
 //     write), or whose result the caller feeds to a write or double-checks
 //     against its cache (the rules above, applied at the call); reads in a
-//     helper of a package the caller does not import directly, in a
-//     helper's call of yet another package's helper, through an interface
+//     helper of a package the caller's code does not name (a method of a
+//     value it only receives from a third package), through an interface
 //     method, or through a clientset the helper makes itself (what they
 //     read is not carried across); reads reached only from event
 //     handlers that are methods of the package's own types

@@ -32,5 +32,5 @@ func TestLegacyClientGo(t *testing.T) {
 
 // TestClientGo017: the API before context arguments (client-go v0.17).
 func TestClientGo017(t *testing.T) {
-	analysistest.Run(t, fixture("v017"), listerbypass.Analyzer, "./listerbypass/podgc")
+	analysistest.Run(t, fixture("v017"), listerbypass.Analyzer, "./listerbypass/podgc", "./listerbypass/reconciler")
 }

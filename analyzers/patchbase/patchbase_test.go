@@ -21,3 +21,8 @@ func TestCurrent(t *testing.T) {
 func TestLegacy(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, fixture("legacy"), patchbase.Analyzer, "./patchbase")
 }
+
+// TestV017: controller-runtime v0.5, whose MergeFrom takes a runtime.Object.
+func TestV017(t *testing.T) {
+	analysistest.Run(t, fixture("v017"), patchbase.Analyzer, "./patchbase")
+}

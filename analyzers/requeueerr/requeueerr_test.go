@@ -20,3 +20,8 @@ func TestCurrentControllerRuntime(t *testing.T) {
 func TestLegacyControllerRuntime(t *testing.T) {
 	analysistest.Run(t, fixture("legacy"), requeueerr.Analyzer, "./requeueerr")
 }
+
+// TestV017: controller-runtime v0.5, whose Reconcile takes no context.
+func TestV017(t *testing.T) {
+	analysistest.Run(t, fixture("v017"), requeueerr.Analyzer, "./requeueerr")
+}

@@ -59,7 +59,7 @@
 //
 // The reference may come from a local variable given it once (ownerRef :=
 // metav1.NewControllerRef(eps, gvk)), or from a helper of the package or of
-// a package it imports directly: a function that returns an owner reference
+// a package of the module it calls: a function that returns an owner reference
 // (or a slice holding one) to one of its parameters on every path that
 // returns one (ownerRef := util.GetFooOwnerRef(foo), or asOwner(&foo.ObjectMeta)
 // from the owner's metadata), that sets one naming a parameter on another

@@ -72,7 +72,11 @@ func (t *timings) summary(analyzers int, end time.Time) string {
 		parts = append(parts, fmt.Sprintf("decoded %d of %d dependencies in %s", t.last.Decoded, t.last.ToDecode, seconds(t.decoded)))
 	}
 	if t.last.Roots > 0 {
-		parts = append(parts, fmt.Sprintf("analysed %d of %d packages (%d from cache) in %s", t.last.Analysed, t.last.Roots, t.last.Cached, seconds(t.analysing)))
+		facts := ""
+		if t.last.Summaries > 0 {
+			facts = fmt.Sprintf(" and %d more for their facts", t.last.Summaries)
+		}
+		parts = append(parts, fmt.Sprintf("analysed %d of %d packages (%d from cache)%s in %s", t.last.Analysed, t.last.Roots, t.last.Cached, facts, seconds(t.analysing)))
 	}
 	if !t.fixing.IsZero() {
 		parts = append(parts, fmt.Sprintf("wrote fixes in %s", seconds(t.fixed)))

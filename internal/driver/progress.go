@@ -29,6 +29,9 @@ type Progress struct {
 	// had only some roots, listing the others can bring back one it had
 	// (p_test, listed again with "p [p.test]"): that one counts twice.
 	Analysed, Roots, Cached int
+	// Summaries is how many packages of the analysed modules the run
+	// analyses for their facts only (summary units).
+	Summaries int
 }
 
 // A Stage is what a run is doing, as Progress says.

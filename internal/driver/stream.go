@@ -76,7 +76,9 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		p.Stage, p.Listed = Analysing, graphSize(listed.Roots)
 		p.ToDecode = len(plan.Order)
 		for _, u := range units {
-			if !u.summary {
+			if u.summary {
+				p.Summaries++
+			} else {
 				p.Roots++
 			}
 		}

@@ -20,9 +20,8 @@ import (
 
 // The packages a run analyses from source are its units: the roots, and,
 // when some analyzer uses facts, the packages of the analysed modules (the
-// roots' modules) that a root's code names where it can call into them —
-// as a callee, a composite literal's type, the type of a field, parameter,
-// result or variable (internal/edges) — and that use one of the APIs the
+// roots' modules) whose functions a root's code calls by name (q.F(...),
+// internal/edges) and that use one of the APIs the
 // summaries are about; then the packages those name in turn, to any depth
 // (summary units). A summary unit is analysed only for the facts it
 // exports; its diagnostics are dropped. Dependencies of other modules stay
@@ -105,7 +104,7 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string,
 	named := make([][]*packages.Package, 0, len(units))
 	for i := 0; i < len(units); i++ {
 		var reached []*packages.Package
-		for _, path := range slices.Sorted(maps.Keys(namedImports(units[i].pkg, overlay))) {
+		for _, path := range slices.Sorted(maps.Keys(namedImports(units[i].pkg, overlay, prefixes == nil))) {
 			imp := units[i].pkg.Imports[path]
 			if imp == nil {
 				continue
@@ -143,10 +142,10 @@ func setPaths(units []unit) {
 }
 
 // namedImports parses p's files and returns the import paths its code
-// names where it can call into them (internal/edges), resolved by the
+// calls by name (internal/edges), resolved by the
 // files' imports. A file that cannot be read or parsed names nothing: the
 // type checker will report it, and the analysis reads no facts for it.
-func namedImports(p *packages.Package, overlay map[string][]byte) map[string]bool {
+func namedImports(p *packages.Package, overlay map[string][]byte, anyHeld bool) map[string]bool {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, name := range p.CompiledGoFiles {
@@ -161,12 +160,16 @@ func namedImports(p *packages.Package, overlay map[string][]byte) map[string]boo
 			files = append(files, f)
 		}
 	}
-	return edges.Named(files, edges.Syntactic(func(path string) string {
+	called, held := edges.Named(files, edges.Syntactic(func(path string) string {
 		if imp := p.Imports[path]; imp != nil {
 			return imp.Name
 		}
 		return ""
 	}))
+	return edges.Reach(called, held, func(path string) bool {
+		imp := p.Imports[path]
+		return imp != nil && (anyHeld || edges.UsesClients(slices.Collect(maps.Keys(imp.Imports))))
+	})
 }
 
 // importsUnder reports whether p imports a package under one of prefixes

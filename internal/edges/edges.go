@@ -1,6 +1,7 @@
-// Package edges says which imported packages a package's code can reach
-// by a static call: the packages whose facts its analysis may read, and so
-// the packages ctrllint's driver analyses for their facts before it.
+// Package edges says which imported packages a package's code calls by
+// name, or holds values of: the packages whose facts its analysis may
+// read, and so the packages ctrllint's driver analyses for their facts
+// before it.
 //
 // One walk of the syntax serves both sides, and the two must agree: the
 // driver plans its units from the syntax alone, before anything is
@@ -24,38 +25,38 @@ import (
 // left side of a selector in file, or "".
 type Resolver func(file *ast.File, id *ast.Ident) string
 
-// Named returns the import paths whose exported names files use where
-// code of that package can then run by a static call: as a callee
-// (q.F(...), q.F[T](...), a conversion q.T(x)), as the type of a composite
-// literal (q.T{...}), or as the type of a struct field, a parameter, a
-// result or a variable (h *q.Helper). A package named only in constants or
-// in type assertions is not reached this way.
-func Named(files []*ast.File, resolve Resolver) map[string]bool {
-	out := make(map[string]bool)
+// Named returns the import paths whose exported names files call —
+// q.F(...), q.F[T](...), and conversions q.T(x), which the syntax cannot
+// tell from calls — and, apart, those whose names they use as the type of
+// a struct field, a parameter, a result, a variable or a composite literal
+// (h *q.Helper, &q.Queue{}): values whose methods the code may call
+// without calling any function of their package.
+func Named(files []*ast.File, resolve Resolver) (called, held map[string]bool) {
+	called, held = make(map[string]bool), make(map[string]bool)
 	for _, f := range files {
-		named := func(e ast.Expr) {
+		add := func(set map[string]bool, e ast.Expr) {
 			if p := selected(f, e, resolve); p != "" {
-				out[p] = true
+				set[p] = true
 			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.CallExpr:
-				named(x.Fun)
+				add(called, x.Fun)
 			case *ast.CompositeLit:
-				named(x.Type)
+				add(held, x.Type)
 			case *ast.Field:
-				named(x.Type)
+				add(held, x.Type)
 			case *ast.ValueSpec:
-				named(x.Type)
+				add(held, x.Type)
 			}
 			return true
 		})
 	}
-	return out
+	return called, held
 }
 
-// selected resolves q in q.X, looking through pointers, parentheses, and
+// selected resolves q in q.X, looking through pointers, parentheses and
 // generic instantiations.
 func selected(f *ast.File, e ast.Expr, resolve Resolver) string {
 	for e != nil {
@@ -120,4 +121,42 @@ func Syntactic(nameOf func(path string) string) Resolver {
 		}
 		return names[id.Name]
 	}
+}
+
+// ClientPrefixes are the import paths of the libraries whose values a
+// controller keeps in its fields and calls methods of: client-go (queues,
+// caches, clients) and controller-runtime. A package of the module that
+// uses them and whose values a package holds (a queue wrapper in a
+// controller's field) is reached as if called.
+var ClientPrefixes = []string{"k8s.io/client-go/", "sigs.k8s.io/controller-runtime/"}
+
+// Reach is the packages whose facts a package reads: those it calls, and
+// those it holds values of that use one of ClientPrefixes (usesClients
+// says, by import path). Holding values of any package would reach a
+// monorepo's types through fields and parameters all the way down, for
+// helpers mostly called through interfaces, which no summary follows
+// (docs/performance.md has the measurement).
+func Reach(called, held map[string]bool, usesClients func(path string) bool) map[string]bool {
+	out := make(map[string]bool, len(called))
+	for p := range called {
+		out[p] = true
+	}
+	for p := range held {
+		if !out[p] && usesClients(p) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// UsesClients reports whether one of imports is under ClientPrefixes.
+func UsesClients(imports []string) bool {
+	for _, path := range imports {
+		for _, pre := range ClientPrefixes {
+			if strings.HasPrefix(path, pre) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -24,7 +24,8 @@
 //     reaches, through their facts; so a helper chain across any number of
 //     the module's packages is summarised bottom up.
 //   - Facts are read only about objects of the package itself and of the
-//     packages its code names where it can call into them (Visible,
+//     packages whose functions its code calls by name, or whose values it
+//     holds when they use client-go or controller-runtime (Visible,
 //     internal/edges). ctrllint's driver analyses exactly those packages
 //     of the analysed modules below a root, and below them in turn, found
 //     from the same syntax: a closure the package's code alone decides, so
@@ -95,9 +96,10 @@ func Exports(pass *analysis.Pass) bool {
 }
 
 // Visible reports whether facts about obj may be read in pass: it belongs
-// to the package itself or to one the package's code names where it can
-// call into it (internal/edges): a callee, a composite literal's type, the
-// type of a field, parameter, result or variable. Every driver gives the
+// to the package itself, to one whose functions the package's code calls
+// by name (q.F(...)), or to one that uses client-go or controller-runtime
+// and whose values the code holds (a queue wrapper in a field;
+// internal/edges). Every driver gives the
 // facts of those packages, when they export any: ctrllint's plans them as
 // summary units from the same syntax, go vet and the checker analyse every
 // dependency. The analyzer calling it must require Analyzer.
@@ -126,9 +128,24 @@ type Reach struct{ paths map[string]bool }
 // Analyzer computes, once per package, the packages Visible allows.
 var Analyzer = &analysis.Analyzer{
 	Name: "ctrllintreach",
-	Doc:  "the imported packages whose facts a package's summaries may read: those its code names where it can call into them",
+	Doc:  "the imported packages whose facts a package's summaries may read: those whose functions its code calls, and those using client-go or controller-runtime whose values it holds",
 	Run: func(pass *analysis.Pass) (any, error) {
-		return &Reach{paths: edges.Named(pass.Files, edges.Resolved(pass.TypesInfo))}, nil
+		called, held := edges.Named(pass.Files, edges.Resolved(pass.TypesInfo))
+		byPath := make(map[string]*types.Package)
+		for _, imp := range pass.Pkg.Imports() {
+			byPath[imp.Path()] = imp
+		}
+		return &Reach{paths: edges.Reach(called, held, func(path string) bool {
+			imp := byPath[path]
+			if imp == nil {
+				return false
+			}
+			var paths []string
+			for _, i := range imp.Imports() {
+				paths = append(paths, i.Path())
+			}
+			return edges.UsesClients(paths)
+		})}, nil
 	},
 	ResultType: reflect.TypeFor[*Reach](),
 }
