@@ -32,7 +32,8 @@
 // such reconcile.
 //
 // The analyzer looks at the returns of Reconcile methods (of Reconciler,
-// TypedReconciler and ObjectReconciler implementations), of functions
+// TypedReconciler and ObjectReconciler implementations, and the
+// context-free Reconcile(req) of controller-runtime before v0.7), of functions
 // converted to reconcile.Func or reconcile.TypedFunc (what a builder's
 // Complete takes), and of the package's helpers whose Result and error a
 // Reconcile returns as its own (`return r.reconcileNormal(ctx, obj)`, also
