@@ -102,7 +102,7 @@ func (b Bug) StagingAt(v string) string {
 }
 
 var (
-	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
+	nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
 	// A $N suffix names the Nth func literal of the function, in source
 	// order, as go/ssa does (NewCIDRRangeAllocator$3: its DeleteFunc).
 	functionRE = regexp.MustCompile(`^(\(\*?[A-Za-z_]\w*\)\.|[A-Za-z_]\w*\.)?[A-Za-z_]\w*(\$[1-9][0-9]*)?$`)
