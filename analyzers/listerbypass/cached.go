@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -179,32 +180,14 @@ func onlyMetadata(args []ssa.Value) bool {
 	if len(args) == 0 {
 		return false
 	}
-	sl, ok := args[len(args)-1].(*ssa.Slice)
-	if !ok {
-		return false
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
+	opts, _ := flow.Variadic(args[len(args)-1])
+	for _, v := range opts {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
 		}
-		for _, r2 := range *ia.Referrers() {
-			st, ok := r2.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			v := st.Val
-			if mi, ok := v.(*ssa.MakeInterface); ok {
-				v = mi.X
-			}
-			if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-				if g, ok := load.X.(*ssa.Global); ok && g.Name() == "OnlyMetadata" && g.Pkg.Pkg.Path() == kube.CRBuilderPkg {
-					return true
-				}
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if g, ok := load.X.(*ssa.Global); ok && g.Name() == "OnlyMetadata" && g.Pkg.Pkg.Path() == kube.CRBuilderPkg {
+				return true
 			}
 		}
 	}
