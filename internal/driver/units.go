@@ -49,9 +49,15 @@ import (
 // A unit is one package analysed from source.
 type unit struct {
 	pkg     *packages.Package
-	summary bool     // analysed for facts only
-	deps    []int    // the units its code names, which it waits for
-	paths   []string // the package paths of deps, whose facts it sees
+	summary bool // analysed for facts only
+	// facts are the units whose facts it sees: those its code names, or,
+	// without summaries, every unit it imports.
+	facts []int
+	// deps are the units it waits for: facts, and the roots it imports
+	// (by ID, whatever variant), whose types it may need from their own
+	// type-check (a source root, load/split.go).
+	deps  []int
+	paths []string // the package paths of facts
 }
 
 // analysedModules are the modules of the roots, by path: their other
@@ -88,13 +94,13 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string,
 	if !withSummaries {
 		for i := range units {
 			for _, imp := range units[i].pkg.Imports {
-				if j, ok := byPath[imp.PkgPath]; ok && j != i && !slices.Contains(units[i].deps, j) {
-					units[i].deps = append(units[i].deps, j)
+				if j, ok := byPath[imp.PkgPath]; ok && j != i && !slices.Contains(units[i].facts, j) {
+					units[i].facts = append(units[i].facts, j)
 				}
 			}
+			slices.Sort(units[i].facts)
 		}
-		breakCycles(units)
-		setPaths(units)
+		finishPlan(units, len(roots))
 		return units
 	}
 	mods := analysedModules(roots)
@@ -122,20 +128,44 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string,
 	}
 	for i := range units {
 		for _, imp := range named[i] {
-			if j := byPath[imp.PkgPath]; j != i && !slices.Contains(units[i].deps, j) {
-				units[i].deps = append(units[i].deps, j)
+			if j := byPath[imp.PkgPath]; j != i && !slices.Contains(units[i].facts, j) {
+				units[i].facts = append(units[i].facts, j)
 			}
 		}
-		slices.Sort(units[i].deps)
+		slices.Sort(units[i].facts)
 	}
-	breakCycles(units)
-	setPaths(units)
+	finishPlan(units, len(roots))
 	return units
 }
 
-func setPaths(units []unit) {
+// finishPlan makes each unit wait for the units whose facts it reads and
+// for the roots (units[:nroots]) it imports, breaks the cycles among the
+// waits, and sets the paths of the facts kept.
+func finishPlan(units []unit, nroots int) {
+	byID := make(map[string]int, nroots)
+	for i, u := range units[:nroots] {
+		byID[u.pkg.ID] = i
+	}
+	typed := make([]map[int]bool, len(units))
 	for i := range units {
-		for _, j := range units[i].deps {
+		u := &units[i]
+		u.deps = slices.Clone(u.facts)
+		for _, imp := range u.pkg.Imports {
+			if j, ok := byID[imp.ID]; ok && j != i {
+				if typed[i] == nil {
+					typed[i] = make(map[int]bool)
+				}
+				typed[i][j] = true
+				if !slices.Contains(u.deps, j) {
+					u.deps = append(u.deps, j)
+				}
+			}
+		}
+		slices.Sort(u.deps)
+	}
+	breakCycles(units, typed)
+	for i := range units {
+		for _, j := range units[i].facts {
 			units[i].paths = append(units[i].paths, units[j].pkg.PkgPath)
 		}
 	}
@@ -188,32 +218,37 @@ func importsUnder(p *packages.Package, prefixes []string) bool {
 	return false
 }
 
-// breakCycles drops the waits that would close a cycle among units, so
-// that no worker waits forever: the go command builds no cyclic graph,
-// but two variants of one path (p and "p [p.test]") are one unit, and a
-// wait is not worth a deadlock. The facts across a dropped wait are
-// simply not seen, deterministically.
-func breakCycles(units []unit) {
+// breakCycles drops the facts waits that would close a cycle among
+// units, so that no worker waits forever: the go command builds no cyclic
+// graph, but two variants of one path (p and "p [p.test]") are one unit
+// for facts, and a wait for facts is not worth a deadlock. The facts
+// across a dropped wait are simply not seen, deterministically. A wait
+// for a root a unit imports (typed) is never dropped: the importer may
+// need its types, and those waits follow the go command's graph by ID,
+// which has no cycle; a cycle they close is broken by the unit's facts
+// waits instead.
+func breakCycles(units []unit, typed []map[int]bool) {
 	const (
 		unseen = iota
 		active
 		finished
 	)
+	drop := func(i, j int) {
+		units[i].deps = slices.DeleteFunc(units[i].deps, func(k int) bool { return k == j })
+		units[i].facts = slices.DeleteFunc(units[i].facts, func(k int) bool { return k == j })
+	}
 	state := make([]int, len(units))
 	var visit func(i int)
 	visit = func(i int) {
 		state[i] = active
-		kept := units[i].deps[:0]
-		for _, j := range units[i].deps {
-			if state[j] == active {
-				continue
-			}
-			if state[j] == unseen {
+		for _, j := range slices.Clone(units[i].deps) {
+			switch {
+			case state[j] == active && !typed[i][j]:
+				drop(i, j)
+			case state[j] == unseen:
 				visit(j)
 			}
-			kept = append(kept, j)
 		}
-		units[i].deps = kept
 		state[i] = finished
 	}
 	for i := range units {
@@ -221,6 +256,76 @@ func breakCycles(units []unit) {
 			visit(i)
 		}
 	}
+	// A typed wait that closed a cycle was kept: the units of each cycle
+	// left lose their facts waits among themselves.
+	for _, comp := range cycles(units) {
+		for i := range comp {
+			for _, j := range slices.Clone(units[i].deps) {
+				if comp[j] && !typed[i][j] {
+					drop(i, j)
+				}
+			}
+		}
+	}
+	// Only typed waits are left on them, which follow an acyclic graph;
+	// should that ever fail, no wait is worth a deadlock.
+	for _, comp := range cycles(units) {
+		for i := range comp {
+			units[i].deps = slices.DeleteFunc(units[i].deps, func(j int) bool { return comp[j] })
+		}
+	}
+}
+
+// cycles returns the strongly connected components of the waits that
+// hold a cycle (Tarjan's algorithm).
+func cycles(units []unit) []map[int]bool {
+	index := make([]int, len(units)) // 0: unvisited; else order+1
+	low := make([]int, len(units))
+	onStack := make([]bool, len(units))
+	var stack []int
+	var out []map[int]bool
+	next := 1
+	var visit func(i int)
+	visit = func(i int) {
+		index[i], low[i] = next, next
+		next++
+		stack = append(stack, i)
+		onStack[i] = true
+		self := false
+		for _, j := range units[i].deps {
+			switch {
+			case j == i:
+				self = true
+			case index[j] == 0:
+				visit(j)
+				low[i] = min(low[i], low[j])
+			case onStack[j]:
+				low[i] = min(low[i], index[j])
+			}
+		}
+		if low[i] != index[i] {
+			return
+		}
+		comp := make(map[int]bool)
+		for {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[k] = false
+			comp[k] = true
+			if k == i {
+				break
+			}
+		}
+		if len(comp) > 1 || self {
+			out = append(out, comp)
+		}
+	}
+	for i := range units {
+		if index[i] == 0 {
+			visit(i)
+		}
+	}
+	return out
 }
 
 // A schedule hands units to workers once every unit they wait for is
