@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ctrllint/ctrllint/internal/driver/load"
 	"github.com/ctrllint/ctrllint/internal/finding"
 	"github.com/ctrllint/ctrllint/internal/lend"
 )
@@ -47,7 +48,7 @@ func Analyze(ctx context.Context, cfg *Config) (*Result, error) {
 			// stored (CI's, a new build's) lists as before: it costs one
 			// listing less, and compiles the roots the first time only.
 			toAnalyse.Patterns, keyedBy = missed, byID
-			toAnalyse.sourceRoots = true
+			toAnalyse.sources = load.SourceRoots
 		}
 	}
 

@@ -73,9 +73,10 @@ type Config struct {
 	Progress func(Progress)
 
 	progress *progress // Progress's state, set by Analyze
-	// sourceRoots lists the roots that only roots import without export
-	// data (load.List), set by Analyze for a re-run after an edit.
-	sourceRoots bool
+	// sources says which packages are listed without export data
+	// (load.List): SourceRoots, set by Analyze for a re-run after an
+	// edit.
+	sources load.Sources
 }
 
 // A Phase is a stage of a run, as Config.Phases is told of it.

@@ -39,7 +39,7 @@ func Run(cfg *Config, pkgs []*packages.Package) (*Result, error) {
 	}
 	facts := newFactViews()
 	g := newGuarded(cfg.Analyzers, nil, facts, cfg.Overlay)
-	units := planUnits(pkgs, false, nil, nil)
+	units := planUnits(pkgs, nil, false, nil, nil)
 	order := make([]int, len(units))
 	for i := range order {
 		order[i] = i

@@ -2,9 +2,11 @@ package driver_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -123,4 +125,52 @@ func TestResultCacheExactAfterEdits(t *testing.T) {
 			t.Errorf("%s: error %q", step.name, werr)
 		}
 	}
+}
+
+// A first run on a machine that never built the dependencies type-checks
+// them from source, in dependency order, each before its importers, and
+// finds what Load+Run finds; a dependency that does not type-check is
+// reported as the go command's build of it would be.
+func TestStreamingUnbuiltDependencies(t *testing.T) {
+	unique := fmt.Sprintf("%s %d", t.Name(), time.Now().UnixNano())
+	files := map[string]string{
+		"go.mod":             "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+		"dep/go.mod":         "module example.com/dep\n\ngo 1.22\n",
+		"dep/lower/lower.go": fmt.Sprintf("package lower\n\nconst Unique = %q\n\ntype T struct{ N int }\n\nfunc (T) M() {}\n", unique),
+		"dep/upper/upper.go": "package upper\n\nimport \"example.com/dep/lower\"\n\nfunc New() lower.T { return lower.T{N: len(lower.Unique)} }\n",
+		"a/a.go":             "package a\n\nimport \"example.com/dep/upper\"\n\nfunc bad() {}\n\nfunc A() { upper.New().M(); bad() }\n",
+		"a/a_test.go":        "package a\n\nimport \"example.com/dep/lower\"\n\nfunc init() { var t lower.T; t.M(); bad() }\n",
+		"b/b.go":             "package b\n\nimport \"example.com/m/a\"\n\nfunc bad() {}\n\nfunc B() { a.A(); bad() }\n",
+	}
+	dir := testanalyzers.WriteModule(t, files)
+	for _, tests := range []bool{false, true} {
+		cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Tests: tests, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall, testanalyzers.CallsBad}}
+		got, err := driver.AnalyzeUnbuilt(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("tests=%v: Analyze: %v", tests, err)
+		}
+		want, err := loadAndRun(t, cfg)
+		if err != nil {
+			t.Fatalf("tests=%v: Load: %v", tests, err)
+		}
+		g, w := badcalls(lines(dir, got.Findings)), badcalls(lines(dir, want.Findings))
+		if !slices.Equal(g, w) || len(g) != 2+btoi(tests) {
+			t.Errorf("tests=%v: Analyze found\n%v\nLoad+Run\n%v", tests, g, w)
+		}
+	}
+
+	// lower no longer type-checks: the run fails and says where.
+	write(t, dir, "dep/lower/lower.go", fmt.Sprintf("package lower\n\nconst Unique = %q\n\ntype T struct{ N int }\n\nfunc (T) M() { return 1 }\n", unique))
+	cfg := &driver.Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}}
+	_, err := driver.AnalyzeUnbuilt(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "lower.go:7:23") || !strings.Contains(err.Error(), "too many return values") {
+		t.Errorf("a dependency that does not type-check: error %v", err)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

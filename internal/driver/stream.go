@@ -33,7 +33,7 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 	cfg.phase(Loading)
 	defer cfg.phase(Done)
 	cfg.progress.listing(true)
-	l, err := load.List(ctx, cfg.loadOptions(), cfg.sourceRoots)
+	l, err := load.List(ctx, cfg.loadOptions(), cfg.sources)
 	if err != nil {
 		return &Result{}, err
 	}
@@ -64,7 +64,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	roots := listed.Roots
 	out := &Result{}
 	summarise := factAnalyzers(cfg.Analyzers)
-	units := planUnits(roots, len(summarise) > 0, cfg.SummaryImports, cfg.Overlay)
+	units := planUnits(roots, load.SourceDeps(listed), len(summarise) > 0, cfg.SummaryImports, cfg.Overlay)
 	pkgs := make([]*packages.Package, len(units))
 	for i, u := range units {
 		pkgs[i] = u.pkg
@@ -76,9 +76,10 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		p.Stage, p.Listed = Analysing, graphSize(listed.Roots)
 		p.ToDecode = len(plan.Order)
 		for _, u := range units {
-			if u.summary {
+			switch {
+			case u.summary:
 				p.Summaries++
-			} else {
+			case !u.dep:
 				p.Roots++
 			}
 		}
@@ -103,17 +104,22 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	facts := newFactViews()
 	all := newGuarded(cfg.Analyzers, rel, facts, cfg.Overlay)
 	summaries := newGuarded(summarise, rel, facts, cfg.Overlay)
+	none := newGuarded(nil, rel, facts, cfg.Overlay)
 	results := make([]rootResult, len(units))
 	runUnits(ctx, units, plan.Roots, func(i int) {
 		u, g := units[i], all
-		if u.summary {
+		switch {
+		case u.summary:
 			g = summaries
+		case u.dep:
+			g = none
 		}
 		results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts, cfg.Overlay)
-		if !u.summary && ctx.Err() == nil {
+		root := !u.summary && !u.dep
+		if root && ctx.Err() == nil {
 			cfg.progress.update(func(p *Progress) { p.Analysed++ })
 		}
-		if r := results[i]; analysed != nil && !u.summary && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
+		if r := results[i]; analysed != nil && root && r.pkg == nil && r.err == nil && r.res != nil && ctx.Err() == nil {
 			r.res.Limits = rel.run.Limits.In(u.pkg.PkgPath)
 			analysed(u.pkg, r.res)
 		}
@@ -133,12 +139,18 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		if r.err != nil {
 			return out, r.err
 		}
-		if units[i].summary {
+		if u := units[i]; u.summary || u.dep {
 			// Its findings are not asked for, and a package that does not
-			// type-check from source only has no facts to give (the go
-			// command built it). An analyzer that failed on it is still
-			// the analyzer's failure: its importers' results may lack what
-			// it would have said.
+			// type-check from source only has no facts to give, when the
+			// go command built it. One without export data is what its
+			// importers were type-checked against: they report it failed
+			// (byImport), so it reports its own problems. An analyzer
+			// that failed on it is still the analyzer's failure: its
+			// importers' results may lack what it would have said.
+			if r.pkg != nil && deps.IsSource(u.pkg) && !r.byImport {
+				failed = append(failed, r.pkg)
+				listedAs[r.pkg] = u.pkg
+			}
 			if r.res != nil {
 				out.Errors = append(out.Errors, r.res.Errors...)
 			}

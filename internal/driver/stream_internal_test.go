@@ -25,17 +25,17 @@ func TestStreamRootsCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := &Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{testanalyzers.BadCall}, Env: append(os.Environ(), "GOPROXY=off")}
-	for _, sourceRoots := range []bool{false, true} {
-		t.Run(fmt.Sprint("sourceRoots=", sourceRoots), func(t *testing.T) { testStreamRootsCancelled(t, cfg, sourceRoots) })
+	for _, sources := range []load.Sources{load.NoSources, load.SourceRoots} {
+		t.Run(fmt.Sprint("sources=", sources), func(t *testing.T) { testStreamRootsCancelled(t, cfg, sources) })
 	}
 }
 
-func testStreamRootsCancelled(t *testing.T, cfg *Config, sourceRoots bool) {
-	l, err := load.List(context.Background(), cfg.loadOptions(), sourceRoots)
+func testStreamRootsCancelled(t *testing.T, cfg *Config, sources load.Sources) {
+	l, err := load.List(context.Background(), cfg.loadOptions(), sources)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sourceRoots && len(l.Source) == 0 {
+	if sources != load.NoSources && len(l.Source) == 0 {
 		t.Fatal("no source roots")
 	}
 	if len(l.Roots) < 3 {

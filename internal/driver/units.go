@@ -50,6 +50,9 @@ import (
 type unit struct {
 	pkg     *packages.Package
 	summary bool // analysed for facts only
+	// dep: a dependency without export data (load.SourceDeps), only
+	// type-checked, for its importers.
+	dep bool
 	// facts are the units whose facts it sees: those its code names, or,
 	// without summaries, every unit it imports.
 	facts []int
@@ -80,7 +83,11 @@ func analysedModules(roots []*packages.Package) map[string]bool {
 // that gives facts, and is not mostly generated code (API conversions and
 // defaults, clients), which holds no helper a controller hands its objects
 // or keys to. overlay holds edited files' contents (the editor server's).
-func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string, overlay map[string][]byte) []unit {
+//
+// sourceDeps are the dependencies without export data that are not
+// roots (load.SourceDeps), dependencies first: each that is no summary
+// unit is a unit of its own, type-checked only, after the others.
+func planUnits(roots, sourceDeps []*packages.Package, withSummaries bool, prefixes []string, overlay map[string][]byte) []unit {
 	units := make([]unit, 0, len(roots))
 	byPath := make(map[string]int)
 	for _, r := range roots {
@@ -100,8 +107,7 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string,
 			}
 			slices.Sort(units[i].facts)
 		}
-		finishPlan(units, len(roots))
-		return units
+		return finishPlan(units, len(roots), sourceDeps)
 	}
 	mods := analysedModules(roots)
 	candidate := func(p *packages.Package) bool {
@@ -134,17 +140,33 @@ func planUnits(roots []*packages.Package, withSummaries bool, prefixes []string,
 		}
 		slices.Sort(units[i].facts)
 	}
-	finishPlan(units, len(roots))
-	return units
+	return finishPlan(units, len(roots), sourceDeps)
 }
 
-// finishPlan makes each unit wait for the units whose facts it reads and
-// for the roots (units[:nroots]) it imports, breaks the cycles among the
-// waits, and sets the paths of the facts kept.
-func finishPlan(units []unit, nroots int) {
-	byID := make(map[string]int, nroots)
+// finishPlan adds a unit for each of sourceDeps that is not one, makes
+// each unit wait for the units whose facts it reads and for the units it
+// imports that provide types (the roots, units[:nroots], and sourceDeps),
+// breaks the cycles among the waits, and sets the paths of the facts
+// kept.
+func finishPlan(units []unit, nroots int, sourceDeps []*packages.Package) []unit {
+	byID := make(map[string]int, nroots+len(sourceDeps))
 	for i, u := range units[:nroots] {
 		byID[u.pkg.ID] = i
+	}
+	isDep := make(map[string]bool, len(sourceDeps))
+	for _, p := range sourceDeps {
+		isDep[p.ID] = true
+	}
+	for i, u := range units[nroots:] {
+		if isDep[u.pkg.ID] {
+			byID[u.pkg.ID] = nroots + i // a summary unit provides its types
+		}
+	}
+	for _, p := range sourceDeps {
+		if _, ok := byID[p.ID]; !ok {
+			byID[p.ID] = len(units)
+			units = append(units, unit{pkg: p, dep: true})
+		}
 	}
 	typed := make([]map[int]bool, len(units))
 	for i := range units {
@@ -169,6 +191,7 @@ func finishPlan(units []unit, nroots int) {
 			units[i].paths = append(units[i].paths, units[j].pkg.PkgPath)
 		}
 	}
+	return units
 }
 
 // namedImports parses p's files and returns the import paths its code

@@ -19,29 +19,58 @@ const listMode = rootMode&^(packages.NeedTypes|packages.NeedSyntax|packages.Need
 type Listing struct {
 	Roots []*packages.Package
 	Base  string // the go command's directory, absolute
-	// Source are the IDs of the roots listed without export data
-	// (split.go): their importers, roots too, get their types from
-	// their own type-check, through Deps.Provide.
+	// Source are the IDs of the packages listed without export data
+	// (split.go): their importers get their types from their own
+	// type-check, through Deps.Provide. Those that are not roots are
+	// type-checked for that alone (SourceDeps).
 	Source map[string]bool
 }
 
+// Sources says which packages of a listing are left without export
+// data, their own type-check providing their types (Deps.Provide).
+type Sources int
+
+const (
+	// NoSources lists every package with its export data, building
+	// what is not built.
+	NoSources Sources = iota
+	// SourceRoots leaves out the roots that only roots depend on: a
+	// re-run after an edit (split.go).
+	SourceRoots
+	// Unbuilt leaves out, besides, every package whose build output the
+	// go command has not cached, and those depending on one (Built): a
+	// first run on a machine that never built the graph compiles nothing.
+	Unbuilt
+)
+
 // List lists opts.Patterns with their whole dependency graph and its
-// export data (building what is not built), failing as Packages does when
-// the go command fails or nothing matches. With sourceRoots, the roots
-// that only roots depend on are listed without export data (split.go).
-func List(ctx context.Context, opts *Options, sourceRoots bool) (*Listing, error) {
-	if !sourceRoots {
+// export data (building what is not built, with NoSources), failing as
+// Packages does when the go command fails or nothing matches.
+func List(ctx context.Context, opts *Options, how Sources) (*Listing, error) {
+	if how == NoSources {
 		roots, err := list(opts.config(ctx, listMode), opts)
 		if err != nil {
 			return nil, err
 		}
 		return &Listing{Roots: roots, Base: opts.Base()}, nil
 	}
+	var built map[string]bool
+	builtDone := make(chan struct{})
+	go func() {
+		defer close(builtDone)
+		if how == Unbuilt {
+			// Without it, only the roots are left out, as SourceRoots
+			// does: the go command then says what is wrong, if
+			// anything.
+			built, _ = Built(ctx, opts)
+		}
+	}()
 	roots, err := list(opts.config(ctx, splitMode), opts)
+	<-builtDone
 	if err != nil {
 		return nil, err
 	}
-	source := sourceRootsOf(roots)
+	source := sourceOf(roots, built, opts.Overlay)
 	if !addExportData(ctx, opts, roots, source) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -69,7 +69,7 @@ type Options struct {
 // buffer, a file just saved), and building its export data, which
 // nothing reads, would be most of the load.
 func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
-	l, err := List(ctx, opts, true)
+	l, err := List(ctx, opts, SourceRoots)
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +81,7 @@ func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
 	if !ok {
 		order = l.Roots // a cycle among them, which their listing reports
 	}
+	order = append(SourceDeps(l), order...)
 	deps := NewDeps(token.NewFileSet(), l.Roots, l.Source)
 	checked := make(map[string]*packages.Package, len(l.Roots))
 	var failed []*packages.Package
@@ -98,7 +99,9 @@ func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
 			}
 			continue
 		}
-		checked[r.ID] = pkg
+		if isRoot[r.ID] {
+			checked[r.ID] = pkg
+		}
 	}
 	var good []*packages.Package
 	for _, r := range l.Roots {
@@ -124,6 +127,26 @@ func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
 // list runs the go command for opts.Patterns in lcfg's mode and selects
 // the variants to analyse. It fails when the go command fails, is
 // interrupted, or nothing matches.
+// SourceDeps returns the packages of l's graph that are not roots and
+// have no export data (Listing.Source), dependencies first: each must be
+// type-checked, for its importers, before them.
+func SourceDeps(l *Listing) []*packages.Package {
+	if len(l.Source) == 0 {
+		return nil
+	}
+	isRoot := make(map[string]bool, len(l.Roots))
+	for _, r := range l.Roots {
+		isRoot[r.ID] = true
+	}
+	var out []*packages.Package
+	packages.Visit(l.Roots, nil, func(p *packages.Package) {
+		if l.Source[p.ID] && !isRoot[p.ID] {
+			out = append(out, p)
+		}
+	})
+	return out
+}
+
 func list(lcfg *packages.Config, opts *Options) ([]*packages.Package, error) {
 	if len(opts.Patterns) == 0 {
 		return nil, ErrNoPatterns

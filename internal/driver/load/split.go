@@ -65,8 +65,40 @@ func sourceRootsOf(roots []*packages.Package) map[string]bool {
 	return source
 }
 
+// sourceOf returns, by ID, the packages of the graph below roots to
+// type-check from source: the source roots, and, when built is not nil
+// (Built), every package whose build output the go command does not have,
+// or that has a file in overlay, with the packages that depend on one.
+// Everything else keeps its export data.
+func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[string][]byte) map[string]bool {
+	source := sourceRootsOf(roots)
+	if built == nil {
+		return source
+	}
+	// Only roots import a source root, and they are type-checked from
+	// source anyway; what is not built makes its importers not built.
+	stale := make(map[string]bool)
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.PkgPath == "unsafe" {
+			return
+		}
+		s := !built[p.ID]
+		for _, f := range p.CompiledGoFiles {
+			_, edited := overlay[f]
+			s = s || edited
+		}
+		for _, imp := range p.Imports { // visited before p
+			s = s || stale[imp.ID]
+		}
+		if s {
+			stale[p.ID], source[p.ID] = true, true
+		}
+	})
+	return source
+}
+
 // addExportData lists the export data of every package of the graph
-// below roots but the source roots, and sets it, with the errors of
+// below roots but the source packages, and sets it, with the errors of
 // building it, on the packages of the graph. ok is false when some
 // package's export data could not be matched to the graph (the go
 // command failed, or listed the graph differently): the caller then
@@ -78,11 +110,11 @@ func sourceRootsOf(roots []*packages.Package) map[string]bool {
 // one without.
 func addExportData(ctx context.Context, opts *Options, roots []*packages.Package, source map[string]bool) (ok bool) {
 	var plain, tests []string
-	for _, r := range roots {
-		if !source[r.ID] {
-			continue
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if !source[p.ID] {
+			return
 		}
-		for _, imp := range r.Imports {
+		for _, imp := range p.Imports {
 			switch {
 			case source[imp.ID] || imp.PkgPath == "unsafe":
 			case imp.ForTest != "":
@@ -91,7 +123,7 @@ func addExportData(ctx context.Context, opts *Options, roots []*packages.Package
 				plain = append(plain, imp.PkgPath)
 			}
 		}
-	}
+	})
 	got := make(map[string]*packages.Package)
 	for _, l := range []struct {
 		patterns []string

@@ -2,9 +2,12 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"os/exec"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -44,7 +47,7 @@ func TestListSourceRoots(t *testing.T) {
 			"example.com/m/e",
 		}},
 	} {
-		l, err := List(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Tests: tc.tests}, true)
+		l, err := List(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Tests: tc.tests}, SourceRoots)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,5 +65,56 @@ func TestListSourceRoots(t *testing.T) {
 				t.Errorf("tests=%v: %s has no export data (errors %v)", tc.tests, p.ID, p.Errors)
 			}
 		})
+	}
+}
+
+// unbuiltModule requires a module whose packages no build has seen (their
+// content is new to the go build cache): a first run on a fresh machine.
+func unbuiltModule(t *testing.T) string {
+	unique := fmt.Sprintf("%s %d", t.Name(), time.Now().UnixNano())
+	return testanalyzers.WriteModule(t, map[string]string{
+		"go.mod":             "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+		"dep/go.mod":         "module example.com/dep\n\ngo 1.22\n",
+		"dep/lower/lower.go": fmt.Sprintf("package lower\n\nconst Unique = %q\n\ntype T struct{ N int }\n", unique),
+		"dep/upper/upper.go": "package upper\n\nimport (\n\t\"strings\"\n\n\t\"example.com/dep/lower\"\n)\n\nfunc New() lower.T { return lower.T{N: len(strings.TrimSpace(lower.Unique))} }\n",
+		"a/a.go":             "package a\n\nimport \"example.com/dep/upper\"\n\nvar X = upper.New().N\n",
+		"b/b.go":             "package b\n\nimport \"strings\"\n\nvar Y = strings.ToUpper(\"b\")\n",
+	})
+}
+
+// Unbuilt leaves out the export data of the packages the go command has
+// not built, and of nothing it has: once built, they have export data.
+func TestListUnbuilt(t *testing.T) {
+	dir := unbuiltModule(t)
+	opts := &Options{Dir: dir, Patterns: []string{"./..."}}
+	l, err := List(context.Background(), opts, Unbuilt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"example.com/dep/lower", "example.com/dep/upper", "example.com/m/a", "example.com/m/b"} {
+		if !l.Source[id] {
+			t.Errorf("%s is not listed as source: %v", id, slices.Sorted(maps.Keys(l.Source)))
+		}
+	}
+	deps := SourceDeps(l)
+	if got := ids(deps); !slices.Equal(got, []string{"example.com/dep/lower", "example.com/dep/upper"}) {
+		t.Errorf("source dependencies %q, want lower then upper", got)
+	}
+	packages.Visit(l.Roots, nil, func(p *packages.Package) {
+		if p.PkgPath != "unsafe" && l.Source[p.ID] == (p.ExportFile != "") {
+			t.Errorf("%s: source %v, export data %q", p.ID, l.Source[p.ID], p.ExportFile)
+		}
+	})
+
+	cmd := exec.Command("go", "build", "./...", "example.com/dep/...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	if l, err = List(context.Background(), opts, Unbuilt); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(SourceDeps(l)); len(got) != 0 {
+		t.Errorf("built, yet source dependencies %q", got)
 	}
 }
