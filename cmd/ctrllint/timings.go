@@ -71,6 +71,11 @@ func (t *timings) summary(analyzers int, end time.Time) string {
 	if !t.decoding.IsZero() {
 		parts = append(parts, fmt.Sprintf("decoded %d of %d dependencies in %s", t.last.Decoded, t.last.ToDecode, seconds(t.decoded)))
 	}
+	if t.last.FromSource > 0 {
+		// Within the analysing time: units of their own, before
+		// their importers.
+		parts = append(parts, fmt.Sprintf("type-checked %d the go command had not built from source", t.last.FromSource))
+	}
 	if t.last.Roots > 0 {
 		facts := ""
 		if t.last.Summaries > 0 {

@@ -32,6 +32,10 @@ type Progress struct {
 	// Summaries is how many packages of the analysed modules the run
 	// analyses for their facts only (summary units).
 	Summaries int
+	// FromSource is how many dependencies the run type-checks from source
+	// for their importers, the go command not having built them
+	// (load.Unbuilt); they are not among ToDecode.
+	FromSource int
 }
 
 // A Stage is what a run is doing, as Progress says.

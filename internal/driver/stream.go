@@ -33,7 +33,11 @@ func analyzeStreaming(ctx context.Context, cfg *Config, analysed func(*packages.
 	cfg.phase(Loading)
 	defer cfg.phase(Done)
 	cfg.progress.listing(true)
-	l, err := load.List(ctx, cfg.loadOptions(), cfg.sources)
+	list := load.ListHedged
+	if cfg.sources == load.Unbuilt {
+		list = load.List
+	}
+	l, err := list(ctx, cfg.loadOptions(), cfg.sources)
 	if err != nil {
 		return &Result{}, err
 	}
@@ -70,7 +74,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		pkgs[i] = u.pkg
 	}
 	deps := load.NewDeps(token.NewFileSet(), pkgs, listed.Source)
-	plan := load.DecodePlan(pkgs, cfg.WholePackages)
+	plan := load.DecodePlan(pkgs, cfg.WholePackages, listed.Source)
 	decoded := load.NewProgress()
 	cfg.progress.update(func(p *Progress) {
 		p.Stage, p.Listed = Analysing, graphSize(listed.Roots)
@@ -79,7 +83,9 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			switch {
 			case u.summary:
 				p.Summaries++
-			case !u.dep:
+			case u.dep:
+				p.FromSource++
+			default:
 				p.Roots++
 			}
 		}

@@ -20,15 +20,16 @@ import (
 // it up. Built lists that, so that List can ask export data only of the
 // packages that have it, and type-check the others from source.
 
-// Built returns the IDs of the packages of opts.Patterns' graph (with
-// tests when opts.Tests, in go/packages' form "q [p.test]") whose build
-// output the go command has cached. A package is built only when every
-// package it imports is: the cache is keyed by the dependencies' outputs.
+// Built returns, by ID, the packages of opts.Patterns' graph (with tests
+// when opts.Tests, in go/packages' form "q [p.test]"), and whether the
+// go command has their build output cached. A package is built only when
+// every package it imports is: the cache is keyed by the dependencies'
+// outputs.
 func Built(ctx context.Context, opts *Options) (map[string]bool, error) {
 	if len(opts.Patterns) == 0 {
 		return nil, ErrNoPatterns
 	}
-	args := []string{"list", "-e", "-deps", "-f", "{{if not .Stale}}{{.ImportPath}}{{end}}"}
+	args := []string{"list", "-e", "-deps", "-f", "{{.ImportPath}}\t{{not .Stale}}"}
 	if opts.Tests {
 		args = append(args, "-test")
 	}
@@ -54,8 +55,8 @@ func Built(ctx context.Context, opts *Options) (map[string]bool, error) {
 	built := make(map[string]bool)
 	sc := bufio.NewScanner(&stdout)
 	for sc.Scan() {
-		if id := strings.TrimSpace(sc.Text()); id != "" {
-			built[id] = true
+		if id, b, ok := strings.Cut(sc.Text(), "\t"); ok {
+			built[id] = b == "true"
 		}
 	}
 	return built, sc.Err()

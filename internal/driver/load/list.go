@@ -54,23 +54,30 @@ func List(ctx context.Context, opts *Options, how Sources) (*Listing, error) {
 		}
 		return &Listing{Roots: roots, Base: opts.Base()}, nil
 	}
+	if how == SourceRoots {
+		return listSplit(ctx, opts, func() map[string]bool { return nil })
+	}
 	var built map[string]bool
-	builtDone := make(chan struct{})
+	done := make(chan struct{})
 	go func() {
-		defer close(builtDone)
-		if how == Unbuilt {
-			// Without it, only the roots are left out, as SourceRoots
-			// does: the go command then says what is wrong, if
-			// anything.
-			built, _ = Built(ctx, opts)
-		}
+		defer close(done)
+		// Without it, only the roots are left out, as SourceRoots
+		// does: the go command then says what is wrong, if anything.
+		built, _ = Built(ctx, opts)
 	}()
+	return listSplit(ctx, opts, func() map[string]bool { <-done; return built })
+}
+
+// listSplit lists the graph without export data, and then the export
+// data of what is not source (sourceOf), with built() (which may still
+// be asking the go command while the graph is listed).
+func listSplit(ctx context.Context, opts *Options, built func() map[string]bool) (*Listing, error) {
 	roots, err := list(opts.config(ctx, splitMode), opts)
-	<-builtDone
+	b := built()
 	if err != nil {
 		return nil, err
 	}
-	source := sourceOf(roots, built, opts.Overlay)
+	source := sourceOf(roots, b, opts.Overlay)
 	if !addExportData(ctx, opts, roots, source) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

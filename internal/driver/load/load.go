@@ -69,7 +69,7 @@ type Options struct {
 // buffer, a file just saved), and building its export data, which
 // nothing reads, would be most of the load.
 func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
-	l, err := List(ctx, opts, SourceRoots)
+	l, err := ListHedged(ctx, opts, SourceRoots)
 	if err != nil {
 		return nil, err
 	}

@@ -16,11 +16,12 @@ type Plan struct {
 
 // DecodePlan decides what to decode and in which order. What is decoded
 // is every root's direct imports (the set go/packages decodes for Packages)
-// and the packages of the graph whose path is in whole. A root needs the
+// and the packages of the graph whose path is in whole, but for the
+// packages of source (Listing.Source), which their type-check provides. A root needs the
 // decoded packages among its dependencies; roots needing fewer go first,
 // and the decoding follows them, so that the first analyses start while
 // the bulk of the graph is still being decoded.
-func DecodePlan(roots []*packages.Package, whole []string) Plan {
+func DecodePlan(roots []*packages.Package, whole []string, source map[string]bool) Plan {
 	// Number the graph, dependencies first.
 	var graph []*packages.Package
 	index := make(map[*packages.Package]int)
@@ -31,11 +32,13 @@ func DecodePlan(roots []*packages.Package, whole []string) Plan {
 	decodes := newBitset(len(graph))
 	for _, r := range roots {
 		for _, imp := range r.Imports {
-			decodes.add(index[imp])
+			if !source[imp.ID] {
+				decodes.add(index[imp])
+			}
 		}
 	}
 	for i, p := range graph {
-		if slices.Contains(whole, p.PkgPath) {
+		if slices.Contains(whole, p.PkgPath) && !source[p.ID] {
 			decodes.add(i)
 		}
 	}

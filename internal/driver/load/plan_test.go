@@ -50,7 +50,7 @@ func TestDecodePlan(t *testing.T) {
 		"v": nil, // never decoded: nobody imports it directly
 	})
 	roots := []*packages.Package{g["a"], g["b"], g["c"]}
-	pl := DecodePlan(roots, []string{"w"})
+	pl := DecodePlan(roots, []string{"w"}, nil)
 	if want := []string{"z", "w", "y", "x"}; !slices.Equal(ids(pl.Order), want) {
 		t.Errorf("order %v, want %v", ids(pl.Order), want)
 	}
@@ -61,7 +61,7 @@ func TestDecodePlan(t *testing.T) {
 		t.Errorf("need %v, want %v", pl.Need, want)
 	}
 	// Without w among the whole packages, it is not decoded at all.
-	if got := ids(DecodePlan(roots, nil).Order); slices.Contains(got, "w") {
+	if got := ids(DecodePlan(roots, nil, nil).Order); slices.Contains(got, "w") {
 		t.Errorf("order %v decodes w", got)
 	}
 }
@@ -84,7 +84,7 @@ func TestDecodePlanInvariants(t *testing.T) {
 		"q3": nil,
 	})
 	roots := []*packages.Package{g["r1"], g["r2"], g["r3"], g["r4"]}
-	pl := DecodePlan(roots, []string{"q3"})
+	pl := DecodePlan(roots, []string{"q3"}, nil)
 	pos := make(map[*packages.Package]int)
 	for k, p := range pl.Order {
 		if _, dup := pos[p]; dup {
@@ -178,6 +178,6 @@ func BenchmarkDecodePlan(b *testing.B) {
 	roots := all[layers-1][:width/2] // 50 roots on top of the graph
 	b.ReportAllocs()
 	for b.Loop() {
-		DecodePlan(roots, nil)
+		DecodePlan(roots, nil, nil)
 	}
 }

@@ -106,6 +106,17 @@ func TestListUnbuilt(t *testing.T) {
 		}
 	})
 
+	// A listing that outlasts its hedge (here one that would never end)
+	// gives way to Unbuilt's.
+	endless := func(ctx context.Context) (*Listing, error) { <-ctx.Done(); return nil, ctx.Err() }
+	hedged, err := listHedged(context.Background(), opts, endless, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(SourceDeps(hedged)); !slices.Equal(got, []string{"example.com/dep/lower", "example.com/dep/upper"}) {
+		t.Errorf("hedged: source dependencies %q, want lower then upper", got)
+	}
+
 	cmd := exec.Command("go", "build", "./...", "example.com/dep/...")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -116,5 +127,13 @@ func TestListUnbuilt(t *testing.T) {
 	}
 	if got := ids(SourceDeps(l)); len(got) != 0 {
 		t.Errorf("built, yet source dependencies %q", got)
+	}
+	// Nothing left to build: the listing asked for is waited for.
+	noSources := func(ctx context.Context) (*Listing, error) { return List(ctx, opts, NoSources) }
+	if hedged, err = listHedged(context.Background(), opts, noSources, 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(hedged.Source) != 0 {
+		t.Errorf("built, yet hedged listing has source packages %q", slices.Sorted(maps.Keys(hedged.Source)))
 	}
 }
