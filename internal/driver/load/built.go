@@ -29,7 +29,9 @@ func Built(ctx context.Context, opts *Options) (map[string]bool, error) {
 	if len(opts.Patterns) == 0 {
 		return nil, ErrNoPatterns
 	}
-	args := []string{"list", "-e", "-deps", "-f", "{{.ImportPath}}\t{{not .Stale}}"}
+	// go/packages' flags that decide what is built: without -pgo=off, a
+	// main package's default.pgo would make other variants of its graph.
+	args := []string{"list", "-e", "-deps", "-buildvcs=false", "-pgo=off", "-f", "{{.ImportPath}}\t{{not .Stale}}"}
 	if opts.Tests {
 		args = append(args, "-test")
 	}
