@@ -68,7 +68,8 @@ func sourceRootsOf(roots []*packages.Package) map[string]bool {
 // sourceOf returns, by ID, the packages of the graph below roots to
 // type-check from source: the source roots, and, when built is not nil
 // (Built), every package whose build output the go command does not have,
-// or that has a file in overlay, with the packages that depend on one.
+// that has a file in overlay, or that is a test variant, with the packages
+// that depend on one.
 // Everything else keeps its export data.
 func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[string][]byte) map[string]bool {
 	source := sourceRootsOf(roots)
@@ -82,7 +83,11 @@ func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[stri
 		if p.PkgPath == "unsafe" {
 			return
 		}
-		s := !built[p.ID]
+		// A test variant's export data comes only from listing its
+		// test with -export, which builds the test's whole graph, the
+		// packages not built included: type-checked from source, it
+		// needs nothing built.
+		s := !built[p.ID] || p.ForTest != ""
 		for _, f := range p.CompiledGoFiles {
 			_, edited := overlay[f]
 			s = s || edited

@@ -79,6 +79,12 @@ func unbuiltModule(t *testing.T) string {
 		"dep/upper/upper.go": "package upper\n\nimport (\n\t\"strings\"\n\n\t\"example.com/dep/lower\"\n)\n\nfunc New() lower.T { return lower.T{N: len(strings.TrimSpace(lower.Unique))} }\n",
 		"a/a.go":             "package a\n\nimport \"example.com/dep/upper\"\n\nvar X = upper.New().N\n",
 		"b/b.go":             "package b\n\nimport \"strings\"\n\nvar Y = strings.ToUpper(\"b\")\n",
+		// d's external test imports c, which imports d: the go command
+		// recompiles c for d's test ("c [d.test]").
+		"c/c.go":      "package c\n\nimport \"example.com/m/d\"\n\nconst X = d.D\n",
+		"d/d.go":      "package d\n\nconst D = 1\n",
+		"d/d_test.go": "package d\n\nvar _ = D\n",
+		"d/x_test.go": "package d_test\n\nimport (\n\t\"example.com/m/c\"\n\t\"example.com/m/d\"\n)\n\nvar _ = c.X + d.D\n",
 	})
 }
 
@@ -117,10 +123,10 @@ func TestListUnbuilt(t *testing.T) {
 		t.Errorf("hedged: source dependencies %q, want lower then upper", got)
 	}
 
-	cmd := exec.Command("go", "build", "./...", "example.com/dep/...")
+	cmd := exec.Command("go", "test", "-count=1", "-run=^$", "./...", "example.com/dep/...")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatalf("go test: %v\n%s", err, out)
 	}
 	if l, err = List(context.Background(), opts, Unbuilt); err != nil {
 		t.Fatal(err)
@@ -128,6 +134,24 @@ func TestListUnbuilt(t *testing.T) {
 	if got := ids(SourceDeps(l)); len(got) != 0 {
 		t.Errorf("built, yet source dependencies %q", got)
 	}
+	// With tests, the test variants are source even when built: only a
+	// listing that builds the test's whole graph, what is not built
+	// included, would give them export data.
+	withTests := *opts
+	withTests.Tests = true
+	lt, err := List(context.Background(), &withTests, Unbuilt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packages.Visit(lt.Roots, nil, func(p *packages.Package) {
+		if p.ForTest != "" && !lt.Source[p.ID] {
+			t.Errorf("tests: test variant %s has export data %q", p.ID, p.ExportFile)
+		}
+	})
+	if !lt.Source["example.com/m/c [example.com/m/d.test]"] {
+		t.Errorf("tests: c [d.test] is not source: %v", slices.Sorted(maps.Keys(lt.Source)))
+	}
+
 	// Nothing left to build: the listing asked for is waited for.
 	noSources := func(ctx context.Context) (*Listing, error) { return List(ctx, opts, NoSources) }
 	if hedged, err = listHedged(context.Background(), opts, noSources, 0); err != nil {
