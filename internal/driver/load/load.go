@@ -73,15 +73,26 @@ func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkListing(ctx, opts, l)
+}
+
+// checkListing type-checks l's roots, and the dependencies it lists
+// without export data (SourceDeps), each after the source packages it
+// imports: a dependency may import a root ("q [p.test]" imports
+// "p [p.test]"), and a root a dependency.
+func checkListing(ctx context.Context, opts *Options, l *Listing) ([]*packages.Package, error) {
 	isRoot := make(map[string]bool, len(l.Roots))
 	for _, r := range l.Roots {
 		isRoot[r.ID] = true
 	}
-	order, ok := rootOrder(l.Roots, isRoot)
-	if !ok {
-		order = l.Roots // a cycle among them, which their listing reports
-	}
-	order = append(SourceDeps(l), order...)
+	// Imports first; the go command lists no cycle but with errors,
+	// which the listing reports.
+	var order []*packages.Package
+	packages.Visit(l.Roots, nil, func(p *packages.Package) {
+		if isRoot[p.ID] || l.Source[p.ID] {
+			order = append(order, p)
+		}
+	})
 	deps := NewDeps(token.NewFileSet(), l.Roots, l.Source)
 	checked := make(map[string]*packages.Package, len(l.Roots))
 	var failed []*packages.Package
@@ -124,9 +135,6 @@ func Packages(ctx context.Context, opts *Options) ([]*packages.Package, error) {
 	return good, nil
 }
 
-// list runs the go command for opts.Patterns in lcfg's mode and selects
-// the variants to analyse. It fails when the go command fails, is
-// interrupted, or nothing matches.
 // SourceDeps returns the packages of l's graph that are not roots and
 // have no export data (Listing.Source), dependencies first: each must be
 // type-checked, for its importers, before them.
@@ -147,6 +155,9 @@ func SourceDeps(l *Listing) []*packages.Package {
 	return out
 }
 
+// list runs the go command for opts.Patterns in lcfg's mode and selects
+// the variants to analyse. It fails when the go command fails, is
+// interrupted, or nothing matches.
 func list(lcfg *packages.Config, opts *Options) ([]*packages.Package, error) {
 	if len(opts.Patterns) == 0 {
 		return nil, ErrNoPatterns

@@ -151,6 +151,15 @@ func TestListUnbuilt(t *testing.T) {
 	if !lt.Source["example.com/m/c [example.com/m/d.test]"] {
 		t.Errorf("tests: c [d.test] is not source: %v", slices.Sorted(maps.Keys(lt.Source)))
 	}
+	// The editor's load type-checks that dependency after the root it
+	// imports ("d [d.test]"), and before the root importing it.
+	checked, err := checkListing(context.Background(), &withTests, lt)
+	if err != nil {
+		t.Errorf("tests: type-checking the listing: %v", err)
+	}
+	if len(checked) != len(lt.Roots) {
+		t.Errorf("tests: %d of %d roots type-checked", len(checked), len(lt.Roots))
+	}
 
 	// Nothing left to build: the listing asked for is waited for.
 	noSources := func(ctx context.Context) (*Listing, error) { return List(ctx, opts, NoSources) }
