@@ -169,6 +169,7 @@ func lspOptions(s suite, enabled []*analysis.Analyzer, tags []string, tests bool
 		WholePackages: analyzers.WholePackages(),
 		Tags:          tags,
 		Tests:         tests,
+		ExportDir:     exportDir(cacheDir(true)),
 		Version:       toolVersion(),
 		Log:           log,
 	}

@@ -63,6 +63,15 @@ func toolVersion() string {
 	return formatVersion(version, bi)
 }
 
+// exportDir is where dependencies type-checked from source keep their
+// export data: beside the results, and off with them.
+func exportDir(cacheDir string) string {
+	if cacheDir == "" {
+		return ""
+	}
+	return filepath.Join(cacheDir, "exports")
+}
+
 // cacheDir is where results are cached, "" for none: $CTRLLINT_CACHE
 // ("off" turns the cache off), or ctrllint/ in the user cache directory.
 func cacheDir(enabled bool) string {
@@ -148,6 +157,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		Tests:     o.tests,
 		Analyzers: enabled,
 		CacheDir:  cacheDir(o.cache),
+		ExportDir: exportDir(cacheDir(o.cache)),
+		// The first run's path on a machine that built nothing, for
+		// tests comparing it with the usual one (hack/corpus -from-source).
+		FromSource: os.Getenv("CTRLLINT_FROM_SOURCE") == "1",
 		// Their scopes must not depend on what else was decoded.
 		WholePackages:  analyzers.WholePackages(),
 		SummaryImports: s.summaryImports,

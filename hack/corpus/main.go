@@ -85,6 +85,7 @@ func runCmd(args []string) error {
 	bin := fs.String("ctrllint", "bin/ctrllint", "the ctrllint binary to run")
 	cache := fs.String("cache", defaultCache(), "where entries are materialised and reports written")
 	only := fs.String("only", "", "comma-separated entry names to run (default: all); the triage check then covers only these")
+	fromSource := fs.Bool("from-source", false, "run ctrllint as on a machine that built nothing (CTRLLINT_FROM_SOURCE=1), with a result and export data cache of the run's own: dependencies are type-checked from source, or decoded from what an earlier entry kept")
 	fs.Parse(args)
 	if fs.NArg() != 0 {
 		return fmt.Errorf("run: unexpected arguments %q", fs.Args())
@@ -118,6 +119,15 @@ func runCmd(args []string) error {
 	if err := os.MkdirAll(*cache, 0o755); err != nil {
 		return err
 	}
+	var env []string
+	if *fromSource {
+		tmp, err := os.MkdirTemp("", "ctrllint-corpus-cache-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		env = append(os.Environ(), "CTRLLINT_FROM_SOURCE=1", "CTRLLINT_CACHE="+tmp)
+	}
 	var results []pinned.Result
 	for _, e := range entries {
 		fmt.Fprintf(os.Stderr, "corpus: %s %s\n", e.Name, e.Version)
@@ -125,7 +135,7 @@ func runCmd(args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", e.Name, err)
 		}
-		r := pinned.Analyse(absBin, dir, e)
+		r := pinned.AnalyseWith(absBin, dir, e, env)
 		fmt.Fprintf(os.Stderr, "corpus: %s: %d packages, %d findings, %.1fs, %d MB peak\n",
 			e.Name, r.Packages, len(r.Findings), r.Seconds, r.PeakMB)
 		results = append(results, r)

@@ -47,6 +47,16 @@ type Config struct {
 	// keyed by content (cache.go): a run over unchanged packages loads
 	// nothing and analyses nothing.
 	CacheDir string
+	// ExportDir, if set, is where dependencies that the go command has
+	// not built, type-checked from source, leave their export data, so
+	// that a later run decodes it instead (load.Options' ExportDir). An
+	// overlay does not bypass it: only packages nobody edits are kept.
+	ExportDir string
+	// FromSource type-checks every dependency from source, or decodes
+	// the export data ExportDir keeps, as a first run on a machine that
+	// has built nothing does, whatever the go command has built
+	// (load.Options' FromSource): the first run's path, tested.
+	FromSource bool
 	// WholePackages are the import paths of packages whose scopes the
 	// analyzers read beyond what the analysed package imports (such as
 	// client-go's cache package, found through kube.LookupPackage). When
@@ -97,7 +107,7 @@ const (
 
 // loadOptions is what loading needs of cfg.
 func (cfg *Config) loadOptions() *load.Options {
-	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env, Overlay: cfg.Overlay}
+	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env, Overlay: cfg.Overlay, ExportDir: cfg.ExportDir, FromSource: cfg.FromSource}
 }
 
 // What loading reports is part of the driver's API: front ends call only

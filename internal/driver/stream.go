@@ -73,7 +73,7 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 	for i, u := range units {
 		pkgs[i] = u.pkg
 	}
-	deps := load.NewDeps(token.NewFileSet(), pkgs, listed.Source)
+	deps := load.NewDeps(token.NewFileSet(), pkgs, listed)
 	plan := load.DecodePlan(pkgs, cfg.WholePackages, listed.Source)
 	decoded := load.NewProgress()
 	cfg.progress.update(func(p *Progress) {

@@ -356,6 +356,7 @@ func (s *Engine) driverConfig(root, pattern string, analyzers []*analysis.Analyz
 		Analyzers:     analyzers,
 		Env:           s.opts.Env,
 		WholePackages: s.opts.WholePackages,
+		ExportDir:     s.opts.ExportDir,
 	}
 }
 

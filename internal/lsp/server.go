@@ -51,6 +51,9 @@ type Options struct {
 	Tags          []string // build tags
 	Tests         bool     // analyse _test.go files too
 	Env           []string // the go command's environment; nil means os.Environ()
+	// ExportDir is where dependencies type-checked from source keep
+	// their export data (driver.Config's ExportDir); "" means nowhere.
+	ExportDir string
 	// Debounce is how long a package must go without another open or
 	// save before it is analysed. Zero means 50ms.
 	Debounce time.Duration

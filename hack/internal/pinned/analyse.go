@@ -45,7 +45,11 @@ type Result struct {
 
 // Analyse runs `ctrllint -f json` in dir over the entry's packages with the
 // default flags, tests included: what a user's first run reports.
-func Analyse(bin, dir string, e Entry) Result {
+func Analyse(bin, dir string, e Entry) Result { return AnalyseWith(bin, dir, e, nil) }
+
+// AnalyseWith is Analyse with ctrllint's environment env (nil: this
+// process's).
+func AnalyseWith(bin, dir string, e Entry, env []string) Result {
 	r := Result{Entry: e.Name, Version: e.Version}
 	targets := e.Patterns
 	if data, err := os.ReadFile(filepath.Join(dir, PackagesFile)); err == nil {
@@ -57,6 +61,7 @@ func Analyse(bin, dir string, e Entry) Result {
 	// The default flags, tests included: what a user's first run reports.
 	cmd := exec.Command(bin, append([]string{"-f", "json"}, targets...)...)
 	cmd.Dir = dir
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -84,12 +89,12 @@ func Analyse(bin, dir string, e Entry) Result {
 	if jerr := json.Unmarshal(stdout.Bytes(), &raw); jerr != nil && r.Failure == "" {
 		r.Failure = fmt.Sprintf("ctrllint's JSON output: %v", jerr)
 	}
-	env, err := GoCmd(dir, "env", "GOMODCACHE", "GOROOT")
+	places, err := GoCmd(dir, "env", "GOMODCACHE", "GOROOT")
 	if err != nil {
 		r.Failure = err.Error()
 		return r
 	}
-	modcache, goroot, _ := strings.Cut(strings.TrimSpace(string(env)), "\n")
+	modcache, goroot, _ := strings.Cut(strings.TrimSpace(string(places)), "\n")
 	for _, x := range raw {
 		if x.Analyzer == "ctrllint" {
 			continue // a load or analyzer error, not a finding: the exit status (2) has made it a failure

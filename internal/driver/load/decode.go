@@ -1,9 +1,12 @@
 package load
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
 	"sync"
 
@@ -29,6 +32,9 @@ type Deps struct {
 	// source are the IDs of the roots whose types their own type-check
 	// provides (Provide): they have no export data to decode.
 	source map[string]bool
+	// exports keeps the export data of the source packages nobody edits
+	// (exports.go), nil when the listing keeps none.
+	exports *exports
 }
 
 type exported struct {
@@ -37,10 +43,11 @@ type exported struct {
 	err      error
 }
 
-// NewDeps prepares to decode the dependencies of roots into fset. The
-// packages of source (Listing.Source) are not decoded but provided.
-func NewDeps(fset *token.FileSet, roots []*packages.Package, source map[string]bool) *Deps {
-	e := &Deps{fset: fset, pkgs: make(map[string]*exported), shared: make(map[string]*types.Package), variants: make(map[string]bool), source: source}
+// NewDeps prepares to decode the dependencies of roots, packages of
+// listed, into fset. The packages of listed.Source are not decoded but
+// provided.
+func NewDeps(fset *token.FileSet, roots []*packages.Package, listed *Listing) *Deps {
+	e := &Deps{fset: fset, pkgs: make(map[string]*exported), shared: make(map[string]*types.Package), variants: make(map[string]bool), source: listed.Source, exports: listed.exports}
 	// Building a view of each package's dependencies was a measurable part
 	// of decoding. One view of the whole graph serves every package
 	// whose dependencies include no path that names two packages (a
@@ -136,16 +143,20 @@ func (e *Deps) IsSource(p *packages.Package) bool { return e.source[p.ID] }
 
 // Provide sets the types of p, a source package, from its type-check:
 // t, or, when it failed, err, which its importers' imports of it fail
-// with. Called once, before any importer of p is type-checked.
+// with. Called once, before any importer of p is type-checked. t's
+// export data is kept for later runs when p is a package nobody edits
+// (exports.go).
 func (e *Deps) Provide(p *packages.Package, t *types.Package, err error) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	x := e.entry(p)
 	if err != nil {
 		x.err = err
+		e.mu.Unlock()
 		return
 	}
 	x.types, x.complete = t, true
+	e.mu.Unlock()
+	e.exports.put(p, e.fset, t)
 }
 
 // Failed reports whether p, a source package, was provided as failed.
@@ -192,8 +203,21 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, p *packages
 		return err
 	}
 	defer f.Close()
-	r, err := gcexportdata.NewReader(f)
-	if err != nil {
+	// The go command's files hold compiled code too: read only as far as
+	// the export data. Ours (exports.go) are export data alone.
+	br := bufio.NewReader(f)
+	var r io.Reader
+	if head, _ := br.Peek(len(exportMagic) + 1); isEntry(head) {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			return err
+		}
+		payload, err := checkEntry(data, entryName(p.ExportFile))
+		if err != nil {
+			return fmt.Errorf("reading %s: %v", p.ExportFile, err)
+		}
+		r = bytes.NewReader(payload)
+	} else if r, err = gcexportdata.NewReader(br); err != nil {
 		return fmt.Errorf("reading %s: %v", p.ExportFile, err)
 	}
 	t, err := gcexportdata.Read(r, fset, view, p.PkgPath)

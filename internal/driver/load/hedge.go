@@ -2,8 +2,15 @@ package load
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Asking the go command what it has built costs about as much as listing
@@ -18,7 +25,15 @@ const hedgeAfter = 10 * time.Second
 // ListHedged is List with how (NoSources or SourceRoots), unless the
 // listing outlasts hedgeAfter and the go command has some package of the
 // graph not built: then it is List with Unbuilt.
+//
+// Where an earlier run with the same export data directory found the
+// graph not built (rememberUnbuilt), it is List with Unbuilt from the
+// start: on a machine whose build cache stays empty, the export data kept
+// then makes the hedge's seconds of compiling most of a run.
 func ListHedged(ctx context.Context, opts *Options, how Sources) (*Listing, error) {
+	if opts.FromSource || unbuiltBefore(opts) {
+		return List(ctx, opts, Unbuilt)
+	}
 	first := func(ctx context.Context) (*Listing, error) { return List(ctx, opts, how) }
 	return listHedged(ctx, opts, first, hedgeAfter)
 }
@@ -71,4 +86,53 @@ func anyUnbuilt(built map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// unbuiltMark is the file whose presence says that the last run listing
+// opts' graph found some of it not built (rememberUnbuilt), "" when opts
+// keep no export data.
+func unbuiltMark(opts *Options) string {
+	if opts.ExportDir == "" {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "dir %q\npatterns %q\ntags %q\ntests %v\nenv %q\n", opts.Base(), opts.Patterns, opts.Tags, opts.Tests, opts.Env)
+	return filepath.Join(opts.ExportDir, "unbuilt", hex.EncodeToString(h.Sum(nil)))
+}
+
+func unbuiltBefore(opts *Options) bool {
+	mark := unbuiltMark(opts)
+	if mark == "" {
+		return false
+	}
+	_, err := os.Stat(mark)
+	return err == nil
+}
+
+// rememberUnbuilt records whether some package of opts' graph was not
+// built, for the next run's ListHedged.
+func rememberUnbuilt(opts *Options, unbuilt bool) {
+	mark := unbuiltMark(opts)
+	switch {
+	case mark == "":
+	case unbuilt:
+		writeAtomically(mark, nil)
+	default:
+		os.Remove(mark)
+	}
+}
+
+// anyUnbuiltDep reports whether built has a package not built among
+// those roots depend on: the roots themselves are type-checked from
+// source anyway.
+func anyUnbuiltDep(roots []*packages.Package, built map[string]bool) bool {
+	isRoot := make(map[string]bool, len(roots))
+	for _, r := range roots {
+		isRoot[r.ID] = true
+	}
+	unbuilt := false
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		unbuilt = unbuilt || !isRoot[p.ID] && p.PkgPath != "unsafe" && !built[p.ID]
+	})
+	return unbuilt
 }

@@ -24,6 +24,9 @@ type Listing struct {
 	// type-check, through Deps.Provide. Those that are not roots are
 	// type-checked for that alone (SourceDeps).
 	Source map[string]bool
+	// exports is where the dependencies type-checked from source leave
+	// their export data (Options.ExportDir), nil if nowhere.
+	exports *exports
 }
 
 // Sources says which packages of a listing are left without export
@@ -55,7 +58,10 @@ func List(ctx context.Context, opts *Options, how Sources) (*Listing, error) {
 		return &Listing{Roots: roots, Base: opts.Base()}, nil
 	}
 	if how == SourceRoots {
-		return listSplit(ctx, opts, func() map[string]bool { return nil })
+		return listSplit(ctx, opts, nil)
+	}
+	if opts.FromSource {
+		return listSplit(ctx, opts, func() map[string]bool { return map[string]bool{} })
 	}
 	var built map[string]bool
 	done := make(chan struct{})
@@ -70,15 +76,35 @@ func List(ctx context.Context, opts *Options, how Sources) (*Listing, error) {
 
 // listSplit lists the graph without export data, and then the export
 // data of what is not source (sourceOf), with built() (which may still
-// be asking the go command while the graph is listed).
+// be asking the go command while the graph is listed), nil for the
+// source roots alone. When built() says what the go command has not
+// built, the export data kept by earlier runs (Options.ExportDir) is
+// looked up too.
 func listSplit(ctx context.Context, opts *Options, built func() map[string]bool) (*Listing, error) {
+	var x *exports
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		if built != nil {
+			x = openExports(ctx, opts)
+		}
+	}()
 	roots, err := list(opts.config(ctx, splitMode), opts)
-	b := built()
+	var b map[string]bool
+	if built != nil {
+		b = built()
+	}
+	<-opened
 	if err != nil {
 		return nil, err
 	}
-	source := sourceOf(roots, b, opts.Overlay)
-	if !addExportData(ctx, opts, roots, source) {
+	if b == nil {
+		x = nil
+	} else if !opts.FromSource {
+		rememberUnbuilt(opts, anyUnbuiltDep(roots, b))
+	}
+	source := sourceOf(roots, b, opts.Overlay, x.has)
+	if !addExportData(ctx, opts, roots, source, x.file) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -86,9 +112,9 @@ func listSplit(ctx context.Context, opts *Options, built func() map[string]bool)
 		if roots, err = list(opts.config(ctx, listMode), opts); err != nil {
 			return nil, err
 		}
-		source = nil
+		source, x = nil, nil
 	}
-	return &Listing{Roots: roots, Base: opts.Base(), Source: source}, nil
+	return &Listing{Roots: roots, Base: opts.Base(), Source: source, exports: x}, nil
 }
 
 // keysMode lists the import graph and files without type-checking or

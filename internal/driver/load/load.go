@@ -51,6 +51,15 @@ type Options struct {
 	// Overlay replaces the content of files by absolute path, as
 	// packages.Config.Overlay does: an editor's unsaved buffers.
 	Overlay map[string][]byte
+	// ExportDir, if set, is where dependencies type-checked from source
+	// (Unbuilt) leave their export data for later runs, and where those
+	// runs find it (exports.go).
+	ExportDir string
+	// FromSource lists as Unbuilt would if the go command had built
+	// nothing: every dependency is type-checked from source, or decoded
+	// from ExportDir. It tests a first run's path on a machine that has
+	// built the graph.
+	FromSource bool
 }
 
 // Packages loads the packages matching opts.Patterns, syntax and types
@@ -93,7 +102,7 @@ func checkListing(ctx context.Context, opts *Options, l *Listing) ([]*packages.P
 			order = append(order, p)
 		}
 	})
-	deps := NewDeps(token.NewFileSet(), l.Roots, l.Source)
+	deps := NewDeps(token.NewFileSet(), l.Roots, l)
 	checked := make(map[string]*packages.Package, len(l.Roots))
 	var failed []*packages.Package
 	listedAs := make(map[*packages.Package]*packages.Package)

@@ -68,10 +68,10 @@ func sourceRootsOf(roots []*packages.Package) map[string]bool {
 // sourceOf returns, by ID, the packages of the graph below roots to
 // type-check from source: the source roots, and, when built is not nil
 // (Built), every package whose build output the go command does not have,
+// and that kept is false for (an earlier run's export data, exports.go),
 // that has a file in overlay, or that is a test variant, with the packages
-// that depend on one.
-// Everything else keeps its export data.
-func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[string][]byte) map[string]bool {
+// that depend on one. Everything else keeps its export data.
+func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[string][]byte, kept func(*packages.Package) bool) map[string]bool {
 	source := sourceRootsOf(roots)
 	if built == nil {
 		return source
@@ -87,7 +87,7 @@ func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[stri
 		// test with -export, which builds the test's whole graph, the
 		// packages not built included: type-checked from source, it
 		// needs nothing built.
-		s := !built[p.ID] || p.ForTest != ""
+		s := p.ForTest != ""
 		for _, f := range p.CompiledGoFiles {
 			_, edited := overlay[f]
 			s = s || edited
@@ -95,6 +95,9 @@ func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[stri
 		for _, imp := range p.Imports { // visited before p
 			s = s || stale[imp.ID]
 		}
+		// Kept export data mentions the imports' types: they must be
+		// decoded too, not type-checked.
+		s = s || !built[p.ID] && !kept(p)
 		if s {
 			stale[p.ID], source[p.ID] = true, true
 		}
@@ -103,8 +106,9 @@ func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[stri
 }
 
 // addExportData lists the export data of every package of the graph
-// below roots but the source packages, and sets it, with the errors of
-// building it, on the packages of the graph. ok is false when some
+// below roots but the source packages and those kept has a file for
+// (exports.go), and sets it, with the errors of building it, on the
+// packages of the graph, the kept ones' to that file. ok is false when some
 // package's export data could not be matched to the graph (the go
 // command failed, or listed the graph differently): the caller then
 // lists everything with export data, as before.
@@ -113,15 +117,16 @@ func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[stri
 // builds every test variant of its patterns, so they are asked for by a
 // second listing with tests, of their test's package alone; the rest by
 // one without.
-func addExportData(ctx context.Context, opts *Options, roots []*packages.Package, source map[string]bool) (ok bool) {
+func addExportData(ctx context.Context, opts *Options, roots []*packages.Package, source map[string]bool, kept func(*packages.Package) string) (ok bool) {
+	ours := func(p *packages.Package) bool { return !source[p.ID] && kept(p) != "" }
 	var plain, tests []string
 	packages.Visit(roots, nil, func(p *packages.Package) {
-		if !source[p.ID] {
+		if !source[p.ID] && !ours(p) {
 			return
 		}
 		for _, imp := range p.Imports {
 			switch {
-			case source[imp.ID] || imp.PkgPath == "unsafe":
+			case source[imp.ID] || ours(imp) || imp.PkgPath == "unsafe":
 			case imp.ForTest != "":
 				tests = append(tests, imp.ForTest)
 			default:
@@ -151,7 +156,10 @@ func addExportData(ctx context.Context, opts *Options, roots []*packages.Package
 	}
 	var want []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) {
-		if !source[p.ID] && p.PkgPath != "unsafe" {
+		switch {
+		case ours(p):
+			p.ExportFile = kept(p)
+		case !source[p.ID] && p.PkgPath != "unsafe":
 			want = append(want, p)
 		}
 	})

@@ -1,0 +1,319 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// A dependency the go command has not built is type-checked from source
+// (Unbuilt), and on a machine whose build cache stays empty (a CI runner
+// starting from nothing, a build cache trimmed away) it would be every
+// run. So a dependency type-checked from source leaves its export data in
+// the directory Options.ExportDir names, and a later run decodes that
+// instead, as it decodes the go command's.
+//
+// Only packages nobody edits are kept: those of the module cache,
+// identified by module@version (the go command verifies its content), and
+// of GOROOT, by the toolchain's version, with every package they import.
+// A package of the workspace, vendored or replaced by a directory, is
+// type-checked again: keying it by content would hash every file of the
+// graph on every run, and such packages are few. The key adds the build
+// configuration, the files the go command chose (tags, GOOS and cgo's
+// output, by content) and the keys of the imports; the go/types and
+// x/tools of this executable, which wrote the data and will read it,
+// head the key, so a rebuilt ctrllint of the same versions keeps the
+// cache. An entry is checked as a result cache entry is (a header with
+// its name, size and SHA-256): one that fails is type-checked again.
+
+// exportMagic heads every entry: the format of its header, and the
+// export data's, gcexportdata.Write's.
+const exportMagic = "ctrllint-export v1"
+
+// exports is a run's view of the export data directory.
+type exports struct {
+	dir    string
+	base   string // what every key shares
+	places Places
+
+	mu    sync.Mutex
+	keys  map[*packages.Package]string // "" when not kept
+	files map[string]string            // by ID, the entries found valid
+}
+
+// exportEnv is what of the go command's environment the export data
+// depends on, beside the files it lists.
+type exportEnv struct {
+	GOROOT, GOMODCACHE, GOVERSION, GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT string
+}
+
+// openExports returns the export data directory of opts, nil when it has
+// none or this executable cannot say which go/types it holds.
+func openExports(ctx context.Context, opts *Options) *exports {
+	if opts.ExportDir == "" {
+		return nil
+	}
+	tools := typesID()
+	if tools == "" {
+		return nil
+	}
+	var env exportEnv
+	if GoEnv(ctx, opts, &env, "GOROOT", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT") != nil {
+		return nil
+	}
+	h := sha256.New()
+	envJSON, _ := json.Marshal(env)
+	// This process's GODEBUG changes how go/types checks (gotypesalias).
+	fmt.Fprintf(h, "%s\ntypes %s\nenv %s\nGODEBUG %q\n", exportMagic, tools, envJSON, os.Getenv("GODEBUG"))
+	return &exports{
+		dir:    opts.ExportDir,
+		base:   hex.EncodeToString(h.Sum(nil)),
+		places: Places{GOROOT: env.GOROOT, GOMODCACHE: env.GOMODCACHE},
+		keys:   make(map[*packages.Package]string),
+		files:  make(map[string]string),
+	}
+}
+
+// typesID identifies the go/types and x/tools this executable was built
+// with, which write and read the export data: their versions, or, when
+// the build does not record them (a test binary, x/tools replaced by a
+// directory), the executable's content. "" if neither can be told.
+var typesID = sync.OnceValue(func() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == "golang.org/x/tools" && m.Replace == nil {
+				return runtime.Version() + " x/tools " + m.Version
+			}
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	sum, err := hashFile(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("executable %x", sum)
+})
+
+// key returns p's key, "" when p's export data is not kept. Called with
+// mu held.
+func (x *exports) key(p *packages.Package) string {
+	if k, ok := x.keys[p]; ok {
+		return k
+	}
+	x.keys[p] = "" // the go command reports an import cycle
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\npackage %s %s\n", x.base, p.ID, p.Name)
+	switch {
+	case p.ForTest != "" || len(p.Errors) > 0:
+		return ""
+	case x.places.InModCache(p):
+		m := p.Module
+		if m.Replace != nil {
+			m = m.Replace
+		}
+		fmt.Fprintf(h, "module %s@%s\n", m.Path, m.Version)
+	case x.places.InGoroot(p):
+		fmt.Fprintf(h, "goroot\n")
+	default:
+		return ""
+	}
+	for _, f := range p.GoFiles {
+		fmt.Fprintf(h, "file %s\n", filepath.Base(f))
+	}
+	for _, f := range p.CompiledGoFiles {
+		// cgo's output, outside the module, depends on the C toolchain
+		// and headers too: by content.
+		if !slices.Contains(p.GoFiles, f) {
+			sum, err := hashFile(f)
+			if err != nil {
+				return ""
+			}
+			fmt.Fprintf(h, "compiled %s %x\n", filepath.Base(f), sum)
+		}
+	}
+	paths := slices.Sorted(func(yield func(string) bool) {
+		for path := range p.Imports {
+			if !yield(path) {
+				return
+			}
+		}
+	})
+	for _, path := range paths {
+		imp := p.Imports[path]
+		if imp.PkgPath == "unsafe" {
+			continue
+		}
+		k := x.key(imp)
+		if k == "" {
+			return ""
+		}
+		fmt.Fprintf(h, "import %s %s\n", path, k)
+	}
+	k := hex.EncodeToString(h.Sum(nil))
+	x.keys[p] = k
+	return k
+}
+
+func hashFile(name string) (FileHash, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return FileHash{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return FileHash{}, err
+	}
+	var sum FileHash
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// path is where the entry of a key is.
+func (x *exports) path(key string) string {
+	return filepath.Join(x.dir, key[:2], key+".export")
+}
+
+// has reports whether p's export data is in the directory and intact,
+// remembering its file for p (file).
+func (x *exports) has(p *packages.Package) bool {
+	if x == nil {
+		return false
+	}
+	x.mu.Lock()
+	k := x.key(p)
+	x.mu.Unlock()
+	if k == "" {
+		return false
+	}
+	name := x.path(k)
+	if _, err := readEntry(name); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			os.Remove(name) // for put to write again
+		}
+		return false
+	}
+	x.mu.Lock()
+	x.files[p.ID] = name
+	x.mu.Unlock()
+	return true
+}
+
+// file returns the entry has found for p, "" if none.
+func (x *exports) file(p *packages.Package) string {
+	if x == nil {
+		return ""
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.files[p.ID]
+}
+
+// put writes t's export data as p's, when p's is kept; a failure to
+// write only costs a later run the type-check.
+func (x *exports) put(p *packages.Package, fset *token.FileSet, t *types.Package) {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	k := x.key(p)
+	x.mu.Unlock()
+	if k == "" {
+		return
+	}
+	name := x.path(k)
+	if _, err := os.Stat(name); err == nil {
+		return // another run's, which has found it intact or will
+	}
+	var payload bytes.Buffer
+	if gcexportdata.Write(&payload, fset, t) != nil {
+		return
+	}
+	sum := sha256.Sum256(payload.Bytes())
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %s %d %s\n", exportMagic, entryName(name), payload.Len(), hex.EncodeToString(sum[:]))
+	b.Write(payload.Bytes())
+	writeAtomically(name, b.Bytes())
+}
+
+// writeAtomically writes data to name through a temporary file, so that
+// a reader sees the whole of it or nothing.
+func writeAtomically(name string, data []byte) {
+	if os.MkdirAll(filepath.Dir(name), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), name) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+func entryName(name string) string {
+	return strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+}
+
+var errBadExport = errors.New("corrupt export data entry")
+
+// readEntry returns the export data of the entry file name, failing when
+// its header does not name it or does not match its payload.
+func readEntry(name string) ([]byte, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return checkEntry(data, entryName(name))
+}
+
+// isEntry reports whether data is (or claims to be) one of our entries
+// rather than the go command's export data.
+func isEntry(data []byte) bool { return bytes.HasPrefix(data, []byte(exportMagic+" ")) }
+
+func checkEntry(data []byte, name string) ([]byte, error) {
+	header, payload, ok := bytes.Cut(data, []byte("\n"))
+	if !ok {
+		return nil, errBadExport
+	}
+	fields := strings.Split(string(header), " ")
+	if len(fields) != 5 || fields[0]+" "+fields[1] != exportMagic || fields[2] != name {
+		return nil, errBadExport
+	}
+	size, err := strconv.Atoi(fields[3])
+	if err != nil || size != len(payload) {
+		return nil, errBadExport
+	}
+	sum := sha256.Sum256(payload)
+	if fields[4] != hex.EncodeToString(sum[:]) {
+		return nil, errBadExport
+	}
+	return payload, nil
+}

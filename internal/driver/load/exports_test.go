@@ -1,0 +1,133 @@
+package load
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ctrllint/ctrllint/internal/testanalyzers"
+)
+
+// A dependency type-checked from source leaves its export data, and the
+// next run decodes it instead of type-checking it again: here the
+// standard library, which a build cache of its own has not built.
+func TestExportsKept(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"a/a.go": "package a\n\nimport \"strings\"\n\nfunc A() string { var b strings.Builder; b.WriteString(\"a\"); return b.String() }\n",
+		"b/b.go": "package b\n\nimport (\n\t\"strings\"\n\n\t\"example.com/m/a\"\n)\n\nvar B = strings.ToUpper(a.A())\n",
+	})
+	exportDir := t.TempDir()
+	opts := &Options{
+		Dir: dir, Patterns: []string{"./..."}, ExportDir: exportDir,
+		Env: append(os.Environ(), "GOCACHE="+t.TempDir(), "GOFLAGS=", "CGO_ENABLED=0"),
+	}
+	load := func(step string) *Listing {
+		t.Helper()
+		l, err := List(context.Background(), opts, Unbuilt)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		checked, err := checkListing(context.Background(), opts, l)
+		if err != nil || len(checked) != 2 {
+			t.Fatalf("%s: %d roots type-checked: %v", step, len(checked), err)
+		}
+		if b := checked[1]; b.PkgPath != "example.com/m/b" || b.Types.Scope().Lookup("B").Type().String() != "string" {
+			t.Fatalf("%s: b type-checked as %v", step, b.Types.Scope().Names())
+		}
+		return l
+	}
+	strs := func(l *Listing) *packages.Package {
+		var s *packages.Package
+		packages.Visit(l.Roots, nil, func(p *packages.Package) {
+			if p.PkgPath == "strings" {
+				s = p
+			}
+		})
+		return s
+	}
+
+	first := load("first run")
+	if !first.Source[strs(first).ID] {
+		t.Fatalf("first run: strings has export data %q, want it from source", strs(first).ExportFile)
+	}
+	if !unbuiltBefore(opts) {
+		t.Errorf("first run: not remembered as unbuilt")
+	}
+	second := load("second run")
+	s := strs(second)
+	if second.Source[s.ID] || !strings.HasPrefix(s.ExportFile, exportDir) {
+		t.Fatalf("second run: strings is source %v, export data %q: want the first run's", second.Source[s.ID], s.ExportFile)
+	}
+	for id := range second.Source {
+		if id != "example.com/m/a" && id != "example.com/m/b" {
+			t.Errorf("second run: %s type-checked from source again", id)
+		}
+	}
+
+	// An entry that fails its check is type-checked again, and written
+	// again.
+	entry := s.ExportFile
+	data, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(entry, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	third := load("corrupt entry")
+	if s := strs(third); !third.Source[s.ID] || s.ExportFile != "" {
+		t.Errorf("corrupt entry: strings is source %v, export data %q", third.Source[s.ID], s.ExportFile)
+	}
+	if _, err := readEntry(entry); err != nil {
+		t.Errorf("corrupt entry not written again: %v", err)
+	}
+	if fourth := load("rewritten"); fourth.Source[strs(fourth).ID] {
+		t.Errorf("rewritten: strings from source again")
+	}
+
+	// The workspace's own packages are never kept.
+	n := 0
+	filepath.WalkDir(exportDir, func(path string, d os.DirEntry, err error) error {
+		if strings.HasSuffix(path, ".export") {
+			n++
+		}
+		return nil
+	})
+	x := openExports(context.Background(), opts)
+	packages.Visit(second.Roots, nil, func(p *packages.Package) {
+		if k := x.key(p); (k == "") != strings.HasPrefix(p.PkgPath, "example.com/") && p.PkgPath != "unsafe" {
+			t.Errorf("%s: key %q", p.ID, k)
+		}
+	})
+	if n == 0 || n >= len(x.keys) {
+		t.Errorf("%d entries for %d packages", n, len(x.keys))
+	}
+}
+
+// A listing that finds everything built forgets that an earlier one did
+// not, so that the next run hedges again.
+func TestUnbuiltForgotten(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{"a/a.go": "package a\n"})
+	opts := &Options{Dir: dir, Patterns: []string{"./..."}, ExportDir: t.TempDir()}
+	rememberUnbuilt(opts, true)
+	if !unbuiltBefore(opts) {
+		t.Fatal("not remembered")
+	}
+	if _, err := List(context.Background(), opts, Unbuilt); err != nil {
+		t.Fatal(err)
+	}
+	if unbuiltBefore(opts) {
+		t.Error("built, yet still remembered as unbuilt")
+	}
+	other := *opts
+	other.Patterns = []string{"./a"}
+	rememberUnbuilt(opts, true)
+	if unbuiltBefore(&other) {
+		t.Error("other patterns share the memory")
+	}
+}
