@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
@@ -215,6 +216,7 @@ func (x *exports) has(p *packages.Package) bool {
 		}
 		return false
 	}
+	x.touch(name)
 	x.mu.Lock()
 	x.files[p.ID] = name
 	x.mu.Unlock()
@@ -316,4 +318,47 @@ func checkEntry(data []byte, name string) ([]byte, error) {
 		return nil, errBadExport
 	}
 	return payload, nil
+}
+
+// The directory is trimmed as the go command trims its build cache: an
+// entry no run has used for trimAfter is deleted, by the first run after
+// trimEvery since the last trim. A run that uses an entry marks it used
+// by its modification time, at most once per touchEvery, so that a warm
+// run does not write to every entry.
+const (
+	trimAfter  = 5 * 24 * time.Hour
+	trimEvery  = 24 * time.Hour
+	touchEvery = time.Hour
+)
+
+// touch marks the entry name used now.
+func (x *exports) touch(name string) {
+	now := time.Now()
+	if st, err := os.Stat(name); err == nil && now.Sub(st.ModTime()) > touchEvery {
+		os.Chtimes(name, now, now)
+	}
+}
+
+// trim deletes the entries, temporary files and marks (rememberUnbuilt)
+// that have not been used for trimAfter, unless the directory was trimmed
+// less than trimEvery before now.
+func (x *exports) trim(now time.Time) {
+	if x == nil {
+		return
+	}
+	mark := filepath.Join(x.dir, "trim.txt")
+	if st, err := os.Stat(mark); err == nil && now.Sub(st.ModTime()) < trimEvery {
+		return
+	}
+	// Claimed first: two runs starting together do not both walk it.
+	writeAtomically(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"))
+	filepath.WalkDir(x.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path == mark {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && now.Sub(info.ModTime()) > trimAfter {
+			os.Remove(path)
+		}
+		return nil
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -129,5 +130,40 @@ func TestUnbuiltForgotten(t *testing.T) {
 	rememberUnbuilt(opts, true)
 	if unbuiltBefore(&other) {
 		t.Error("other patterns share the memory")
+	}
+}
+
+// Entries unused for trimAfter go, at most once per trimEvery.
+func TestExportsTrimmed(t *testing.T) {
+	dir := t.TempDir()
+	x := &exports{dir: dir}
+	now := time.Now()
+	old, recent := filepath.Join(dir, "ab", "old.export"), filepath.Join(dir, "cd", "recent.export")
+	mark := filepath.Join(dir, "unbuilt", "0123")
+	for _, f := range []string{old, recent, mark} {
+		writeAtomically(f, []byte("x"))
+	}
+	age := func(f string, d time.Duration) {
+		if err := os.Chtimes(f, now.Add(-d), now.Add(-d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	age(old, trimAfter+time.Hour)
+	age(mark, trimAfter+time.Hour)
+	age(recent, trimAfter-time.Hour)
+	x.trim(now)
+	exists := func(f string) bool { _, err := os.Stat(f); return err == nil }
+	if exists(old) || exists(mark) || !exists(recent) {
+		t.Errorf("after trimming: old %v, mark %v, recent %v; want only recent", exists(old), exists(mark), exists(recent))
+	}
+	// Trimmed already today: nothing goes, however old.
+	age(recent, trimAfter+time.Hour)
+	x.trim(now.Add(time.Hour))
+	if !exists(recent) {
+		t.Error("trimmed twice within trimEvery")
+	}
+	x.trim(now.Add(trimEvery + time.Hour))
+	if exists(recent) {
+		t.Error("not trimmed after trimEvery")
 	}
 }

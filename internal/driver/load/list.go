@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -104,6 +105,7 @@ func listSplit(ctx context.Context, opts *Options, built func() map[string]bool)
 		rememberUnbuilt(opts, anyUnbuiltDep(roots, b))
 	}
 	source := sourceOf(roots, b, opts.Overlay, x.has)
+	x.trim(time.Now())
 	if !addExportData(ctx, opts, roots, source, x.file) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
