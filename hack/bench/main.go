@@ -55,6 +55,8 @@ type options struct {
 	rawOut         string
 	staticcheckBin string
 	render         string
+	empty          string
+	emptyRounds    int
 }
 
 func main() {
@@ -94,6 +96,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.editorLine, "editor-line", "defer dc.queue.Done(key)", "the line of -editor's FILE the edits delete and put back (indentation aside): one whose absence ctrllint reports")
 	fs.IntVar(&o.editorEdits, "editor-edits", 6, "edits timed in the editor-typing scenario, alternately deleting the line and putting it back")
 	fs.StringVar(&o.gopls, "gopls", defaultGopls(), "the gopls for the editor-typing scenario (make gopls builds it here); none there: the scenario is skipped")
+	fs.StringVar(&o.empty, "empty", "fixture,kubernetes", "comma-separated targets of the empty-build-cache scenario: \"fixture\" (testdata/src/current) or corpus entries; empty: skip")
+	fs.IntVar(&o.emptyRounds, "empty-rounds", 1, "rounds of the empty-build-cache scenario (each tool compiles or type-checks everything, minutes a run)")
 	fs.StringVar(&o.corpusFile, "corpus", locate(filepath.Join("hack", "corpus", "corpus.json")), "the corpus configuration")
 	fs.StringVar(&o.corpusCache, "corpus-cache", defaultCorpusCache(), "where hack/corpus materialises entries")
 	fs.StringVar(&o.cache, "cache", filepath.Join(cache, "bench"), "the benchmark's scratch and output directory")
@@ -276,6 +280,15 @@ func run(o *options) error {
 	if o.scale != "none" && o.tools["floor"] && o.tools["ctrllint"] {
 		rep.Scale, err = b.scaling(cfg, rep.Targets)
 		if err != nil {
+			return err
+		}
+	}
+	if o.empty != "" && o.tools["floor"] {
+		rep.Empty, err = b.emptyScenario(cfg)
+		if err != nil {
+			return err
+		}
+		if err := rep.save(o); err != nil {
 			return err
 		}
 	}
@@ -575,6 +588,7 @@ type report struct {
 	Edit        *targetResult   `json:"edit,omitempty"`
 	Generated   *targetResult   `json:"generated,omitempty"`
 	Editor      *editorResult   `json:"editor,omitempty"`
+	Empty       []*targetResult `json:"empty,omitempty"`
 }
 
 func (r *report) markdown() string {
@@ -618,6 +632,9 @@ func (r *report) markdown() string {
 	}
 	if r.Generated != nil {
 		p("%s", generatedMarkdown(r.Generated))
+	}
+	if len(r.Empty) > 0 {
+		p("%s", emptyMarkdown(r.Empty))
 	}
 	if len(r.Scale) > 0 {
 		p("\n## Time per package\n\n")

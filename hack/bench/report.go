@@ -180,6 +180,9 @@ type targetResult struct {
 	Patterns []string `json:"patterns"`
 	Size     size     `json:"size"`
 	Rows     []*row   `json:"rows"`
+	// ExportBytes is the size of ctrllint's export data after its first
+	// run (the empty-cache scenario).
+	ExportBytes int64 `json:"exportBytes,omitempty"`
 }
 
 // row returns the row of tool in state, creating it.

@@ -5,7 +5,7 @@
 // output beyond a count. What ctrllint takes beyond the floor is what its
 // analysis costs.
 //
-//	floor [-test] [-tags a,b] packages...
+//	floor [-test] [-source] [-tags a,b] packages...
 //
 // It exits 0 when every package loaded and type-checked cleanly, 1 when some
 // did not (the count says how many), 2 when the go command failed.
@@ -25,12 +25,17 @@ import (
 func main() {
 	tests := flag.Bool("test", false, "load _test.go files too (ctrllint -test)")
 	tags := flag.String("tags", "", "comma-separated build tags")
+	source := flag.Bool("source", false, "type-check every package of the graph from source, as go/packages' LoadAllSyntax does, instead of decoding the dependencies' export data: the floor of a run from an empty build cache")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: floor [-test] [-tags a,b] packages...")
+		fmt.Fprintln(os.Stderr, "usage: floor [-test] [-source] [-tags a,b] packages...")
 		os.Exit(2)
 	}
-	cfg := &packages.Config{Mode: driver.RootMode, Tests: *tests}
+	mode := driver.RootMode
+	if *source {
+		mode |= packages.NeedDeps
+	}
+	cfg := &packages.Config{Mode: mode, Tests: *tests}
 	if *tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *tags}
 	}
