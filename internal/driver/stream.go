@@ -216,7 +216,7 @@ func analyzeRoot(ctx context.Context, deps *load.Deps, u unit, need int, decoded
 	if !decoded.Wait(need) {
 		return rootResult{} // cancelled
 	}
-	if ok, byImport := load.CheckListed(u.pkg, pkg, deps); !ok {
+	if ok, byImport := load.CheckListed(u.pkg, pkg, deps, u.dep); !ok {
 		// Only the errors and imports are needed to report it.
 		pkg.Syntax, pkg.Types, pkg.TypesInfo, pkg.TypeErrors = nil, nil, nil, nil
 		return rootResult{pkg: pkg, byImport: byImport}

@@ -83,8 +83,14 @@ func Parse(pkg *packages.Package, overlay map[string][]byte) map[string]FileHash
 // not analysed, as go/packages marks it IllTyped, even when the type
 // checker had nothing to say.
 func Check(pkg *packages.Package, deps *Deps) (importFailed bool) {
+	return check(pkg, deps, false)
+}
+
+// check is Check, lean when pkg is only type-checked for its importers'
+// sake (typeCheck).
+func check(pkg *packages.Package, deps *Deps, lean bool) (importFailed bool) {
 	imported := deps.decoded(pkg.Imports)
-	typeCheck(pkg, func(path string) (*types.Package, error) {
+	typeCheck(pkg, lean, func(path string) (*types.Package, error) {
 		if t := imported[path]; t != nil {
 			return t, nil
 		}
@@ -106,20 +112,19 @@ func Check(pkg *packages.Package, deps *Deps) (importFailed bool) {
 }
 
 // typeCheck type-checks pkg's parsed files as go/packages does a root,
-// importing through imp, and records problems in pkg.Errors.
-func typeCheck(pkg *packages.Package, imp func(path string) (*types.Package, error)) {
+// importing through imp, and records problems in pkg.Errors. lean leaves
+// out the function bodies and types.Info: what a dependency's importers
+// see of it is its declarations (its export data holds nothing else),
+// and checking bodies was two thirds of type-checking the fixture
+// module's dependencies from source.
+func typeCheck(pkg *packages.Package, lean bool, imp func(path string) (*types.Package, error)) {
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
-	pkg.TypesInfo = &types.Info{
-		Types:        make(map[ast.Expr]types.TypeAndValue),
-		Defs:         make(map[*ast.Ident]types.Object),
-		Uses:         make(map[*ast.Ident]types.Object),
-		Implicits:    make(map[ast.Node]types.Object),
-		Instances:    make(map[*ast.Ident]types.Instance),
-		Scopes:       make(map[ast.Node]*types.Scope),
-		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
-		FileVersions: make(map[*ast.File]string),
+	pkg.TypesInfo = nil
+	if !lean {
+		pkg.TypesInfo = newInfo()
 	}
 	tc := &types.Config{
+		IgnoreFuncBodies: lean,
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
@@ -147,14 +152,34 @@ func typeCheck(pkg *packages.Package, imp func(path string) (*types.Package, err
 	}
 }
 
+// newInfo is every types.Info map go/packages fills for a root.
+func newInfo() *types.Info {
+	return &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+}
+
 // CheckListed type-checks pkg, parsed from root (a root of a Listing,
 // Root then Parse), against deps, and provides its types, or its failure,
 // to the importers of a source root. ok is false when pkg has errors
 // (those of imports without export data dropped, DropFailedImports);
 // byImport then says that its only problem is a source root it imports
 // that failed, which reports it.
-func CheckListed(root, pkg *packages.Package, deps *Deps) (ok, byImport bool) {
-	failed := Check(pkg, deps)
+//
+// dep says that nothing but its importers reads pkg (a dependency without
+// export data): one of the module cache or GOROOT, whose code the go
+// command has built elsewhere, is checked lean (typeCheck), without its
+// function bodies and types.Info; one of the workspace is checked whole,
+// so that its errors are reported as its build would report them.
+func CheckListed(root, pkg *packages.Package, deps *Deps, dep bool) (ok, byImport bool) {
+	failed := check(pkg, deps, dep && deps.immutable(root))
 	if len(pkg.Errors) > 0 || failed {
 		if deps.IsSource(root) {
 			deps.Provide(root, nil, fmt.Errorf("%s has errors", root.ID))

@@ -50,9 +50,10 @@ import (
 // export data's, gcexportdata.Write's.
 const exportMagic = "ctrllint-export v1"
 
-// exports is a run's view of the export data directory.
+// exports is a run's view of the export data directory, and the keys
+// that say which packages nobody edits (immutable).
 type exports struct {
-	dir    string
+	dir    string // "" when nothing is kept
 	base   string // what every key shares
 	places Places
 
@@ -67,15 +68,13 @@ type exportEnv struct {
 	GOROOT, GOMODCACHE, GOVERSION, GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT string
 }
 
-// openExports returns the export data directory of opts, nil when it has
-// none or this executable cannot say which go/types it holds.
+// openExports returns the export data directory of opts, keeping nothing
+// when opts name none or this executable cannot say which go/types it
+// holds; nil when the go command's environment cannot be read.
 func openExports(ctx context.Context, opts *Options) *exports {
-	if opts.ExportDir == "" {
-		return nil
-	}
-	tools := typesID()
+	dir, tools := opts.ExportDir, typesID()
 	if tools == "" {
-		return nil
+		dir = ""
 	}
 	var env exportEnv
 	if GoEnv(ctx, opts, &env, "GOROOT", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT") != nil {
@@ -86,7 +85,7 @@ func openExports(ctx context.Context, opts *Options) *exports {
 	// This process's GODEBUG changes how go/types checks (gotypesalias).
 	fmt.Fprintf(h, "%s\ntypes %s\nenv %s\nGODEBUG %q\n", exportMagic, tools, envJSON, os.Getenv("GODEBUG"))
 	return &exports{
-		dir:    opts.ExportDir,
+		dir:    dir,
 		base:   hex.EncodeToString(h.Sum(nil)),
 		places: Places{GOROOT: env.GOROOT, GOMODCACHE: env.GOMODCACHE},
 		keys:   make(map[*packages.Package]string),
@@ -200,7 +199,7 @@ func (x *exports) path(key string) string {
 // has reports whether p's export data is in the directory and intact,
 // remembering its file for p (file).
 func (x *exports) has(p *packages.Package) bool {
-	if x == nil {
+	if x == nil || x.dir == "" {
 		return false
 	}
 	x.mu.Lock()
@@ -236,7 +235,7 @@ func (x *exports) file(p *packages.Package) string {
 // put writes t's export data as p's, when p's is kept; a failure to
 // write only costs a later run the type-check.
 func (x *exports) put(p *packages.Package, fset *token.FileSet, t *types.Package) {
-	if x == nil {
+	if x == nil || x.dir == "" {
 		return
 	}
 	x.mu.Lock()
@@ -343,7 +342,7 @@ func (x *exports) touch(name string) {
 // that have not been used for trimAfter, unless the directory was trimmed
 // less than trimEvery before now.
 func (x *exports) trim(now time.Time) {
-	if x == nil {
+	if x == nil || x.dir == "" {
 		return
 	}
 	mark := filepath.Join(x.dir, "trim.txt")

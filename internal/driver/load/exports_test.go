@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,7 +112,8 @@ func TestExportsKept(t *testing.T) {
 }
 
 // A listing that finds everything built forgets that an earlier one did
-// not, so that the next run hedges again.
+// not, so that the next run hedges again; what is remembered is the go
+// build cache's.
 func TestUnbuiltForgotten(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, map[string]string{"a/a.go": "package a\n"})
 	opts := &Options{Dir: dir, Patterns: []string{"./..."}, ExportDir: t.TempDir()}
@@ -125,11 +127,15 @@ func TestUnbuiltForgotten(t *testing.T) {
 	if unbuiltBefore(opts) {
 		t.Error("built, yet still remembered as unbuilt")
 	}
-	other := *opts
-	other.Patterns = []string{"./a"}
+	// Another graph built into the same build cache shares it; one
+	// built into another does not.
 	rememberUnbuilt(opts, true)
-	if unbuiltBefore(&other) {
-		t.Error("other patterns share the memory")
+	same := *opts
+	same.Dir, same.Patterns = t.TempDir(), []string{"./b"}
+	other := *opts
+	other.Env = append(os.Environ(), "GOCACHE="+t.TempDir())
+	if !unbuiltBefore(&same) || unbuiltBefore(&other) {
+		t.Errorf("remembered for another graph, same build cache: %v; another build cache: %v", unbuiltBefore(&same), unbuiltBefore(&other))
 	}
 }
 
@@ -165,5 +171,37 @@ func TestExportsTrimmed(t *testing.T) {
 	x.trim(now.Add(trimEvery + time.Hour))
 	if exists(recent) {
 		t.Error("not trimmed after trimEvery")
+	}
+}
+
+// A dependency nobody edits is type-checked lean, for its declarations
+// only; a root, and a dependency of the workspace, whole.
+func TestLeanDependencies(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+		"dep/go.mod": "module example.com/dep\n\ngo 1.22\n",
+		"dep/d/d.go": "package d\n\nimport \"strings\"\n\nfunc D() string { return strings.ToUpper(\"d\") }\n",
+		"a/a.go":     "package a\n\nimport \"example.com/dep/d\"\n\nvar A = d.D()\n",
+	})
+	opts := &Options{Dir: dir, Patterns: []string{"./..."}, FromSource: true}
+	l, err := List(context.Background(), opts, Unbuilt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := NewDeps(token.NewFileSet(), l.Roots, l)
+	lean := map[string]bool{}
+	packages.Visit(l.Roots, nil, func(p *packages.Package) {
+		if !l.Source[p.ID] {
+			return
+		}
+		pkg := Root(p, deps.FileSet())
+		Parse(pkg, nil)
+		if ok, _ := CheckListed(p, pkg, deps, p.PkgPath != "example.com/m/a"); !ok {
+			t.Fatalf("%s: %v", p.ID, pkg.Errors)
+		}
+		lean[p.PkgPath] = pkg.TypesInfo == nil
+	})
+	if !lean["strings"] || lean["example.com/dep/d"] || lean["example.com/m/a"] {
+		t.Errorf("lean: strings %v, the workspace's dependency %v, the root %v; want only strings", lean["strings"], lean["example.com/dep/d"], lean["example.com/m/a"])
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,16 +87,28 @@ func anyUnbuilt(built map[string]bool) bool {
 	return false
 }
 
-// unbuiltMark is the file whose presence says that the last run listing
-// opts' graph found some of it not built (rememberUnbuilt), "" when opts
-// keep no export data.
+// unbuiltMark is the file whose presence says that the last run found
+// some dependency not built (rememberUnbuilt), "" when opts keep no export
+// data. It is one for every graph built into the same go build cache: a
+// machine that lacks one graph's build lacks the next's too (a CI runner,
+// the same module copied elsewhere), and a run that finds its graph built
+// removes it.
 func unbuiltMark(opts *Options) string {
 	if opts.ExportDir == "" {
 		return ""
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "dir %q\npatterns %q\ntags %q\ntests %v\nenv %q\n", opts.Base(), opts.Patterns, opts.Tags, opts.Tests, opts.Env)
-	return filepath.Join(opts.ExportDir, "unbuilt", hex.EncodeToString(h.Sum(nil)))
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	gocache := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOCACHE="); ok {
+			gocache = v // the last one counts, as for exec
+		}
+	}
+	sum := sha256.Sum256([]byte("GOCACHE=" + gocache))
+	return filepath.Join(opts.ExportDir, "unbuilt", hex.EncodeToString(sum[:8]))
 }
 
 func unbuiltBefore(opts *Options) bool {

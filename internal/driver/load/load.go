@@ -112,7 +112,7 @@ func checkListing(ctx context.Context, opts *Options, l *Listing) ([]*packages.P
 		}
 		pkg := Root(r, deps.FileSet())
 		Parse(pkg, opts.Overlay)
-		if ok, byImport := CheckListed(r, pkg, deps); !ok {
+		if ok, byImport := CheckListed(r, pkg, deps, !isRoot[r.ID]); !ok {
 			if !byImport {
 				failed = append(failed, pkg)
 				listedAs[pkg] = r

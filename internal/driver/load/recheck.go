@@ -84,7 +84,7 @@ func Recheck(prev []*packages.Package, overlay map[string][]byte, base string) (
 			decoded[t.Path()] = t
 		}
 		missing := false
-		typeCheck(pkg, func(path string) (*types.Package, error) {
+		typeCheck(pkg, false, func(path string) (*types.Package, error) {
 			dep := pkg.Imports[path]
 			if dep == nil {
 				missing = true
