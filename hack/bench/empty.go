@@ -87,7 +87,6 @@ func (b *bench) emptyScenario(cfg *corpusConfig) ([]*targetResult, error) {
 // emptyRound runs each tool once on t, each from an empty go build cache.
 func (b *bench) emptyRound(t *targetResult, n int) error {
 	o := b.o
-	fresh := func(what string) (string, error) { return os.MkdirTemp(b.scratch, what+"-") }
 	record := func(tool, state string, cmd *exec.Cmd) {
 		cmd.Dir = t.Dir
 		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
@@ -102,63 +101,61 @@ func (b *bench) emptyRound(t *targetResult, n int) error {
 			(&row{Tool: tool, State: state}).label(), seconds(s.Wall.Seconds()), seconds(s.CPU.Seconds()), megabytes(float64(s.TreeRSS)), status)
 	}
 	env := func(gocache string, extra ...string) []string {
-		return append(append(slices.Clip(os.Environ()), "GOCACHE="+gocache, "GOFLAGS=-mod=mod"), extra...)
+		return append(append(slices.Clip(os.Environ()), "GOCACHE="+gocache), extra...)
+	}
+	// inFresh runs f with new, empty directories (the go build cache
+	// first), removed after it.
+	inFresh := func(f func(dirs []string), what ...string) error {
+		var dirs []string
+		defer func() {
+			for _, d := range dirs {
+				os.RemoveAll(d)
+			}
+		}()
+		for _, w := range append([]string{"gocache"}, what...) {
+			d, err := os.MkdirTemp(b.scratch, w+"-")
+			if err != nil {
+				return err
+			}
+			dirs = append(dirs, d)
+		}
+		f(dirs)
+		return nil
 	}
 	pats := t.Patterns
-
-	gocache, err := fresh("gocache")
-	if err != nil {
-		return err
+	err := inFresh(func(d []string) {
+		cmd := exec.Command(b.floor, append([]string{"-test=false", "-source"}, pats...)...)
+		cmd.Env = env(d[0])
+		record(toolSource, stateNone, cmd)
+	})
+	if err == nil && o.tools["ctrllint"] {
+		err = inFresh(func(d []string) {
+			mk := func() *exec.Cmd {
+				cmd := exec.Command(b.ctrllint, append([]string{"-test=false"}, pats...)...)
+				cmd.Env = env(d[0], "CTRLLINT_CACHE="+d[1])
+				return cmd
+			}
+			record(toolCtrllint, stateFirst, mk())
+			os.RemoveAll(filepath.Join(d[1], "results"))
+			record(toolCtrllint, stateSecond, mk())
+			t.ExportBytes = dirSize(filepath.Join(d[1], "exports"))
+		}, "ctrllint-cache")
 	}
-	cmd := exec.Command(b.floor, append([]string{"-test=false", "-source"}, pats...)...)
-	cmd.Env = env(gocache)
-	record(toolSource, stateNone, cmd)
-	os.RemoveAll(gocache)
-
-	if o.tools["ctrllint"] {
-		if gocache, err = fresh("gocache"); err != nil {
-			return err
-		}
-		own, err := fresh("ctrllint-cache")
-		if err != nil {
-			return err
-		}
-		mk := func() *exec.Cmd {
-			cmd := exec.Command(b.ctrllint, append([]string{"-test=false"}, pats...)...)
-			cmd.Env = env(gocache, "CTRLLINT_CACHE="+own)
-			return cmd
-		}
-		record(toolCtrllint, stateFirst, mk())
-		os.RemoveAll(filepath.Join(own, "results"))
-		record(toolCtrllint, stateSecond, mk())
-		t.ExportBytes = dirSize(filepath.Join(own, "exports"))
-		os.RemoveAll(own)
-		os.RemoveAll(gocache)
+	if err == nil && o.tools["vet"] {
+		err = inFresh(func(d []string) {
+			cmd := exec.Command("go", append([]string{"vet"}, pats...)...)
+			cmd.Env = env(d[0])
+			record(toolVet, stateNone, cmd)
+		})
 	}
-	if o.tools["vet"] {
-		if gocache, err = fresh("gocache"); err != nil {
-			return err
-		}
-		cmd := exec.Command("go", append([]string{"vet"}, pats...)...)
-		cmd.Env = env(gocache)
-		record(toolVet, stateNone, cmd)
-		os.RemoveAll(gocache)
+	if err == nil && o.tools["staticcheck"] {
+		err = inFresh(func(d []string) {
+			cmd := exec.Command(b.staticcheck, append([]string{"-tests=false"}, pats...)...)
+			cmd.Env = env(d[0], "STATICCHECK_CACHE="+d[1])
+			record(toolStaticcheck, stateNone, cmd)
+		}, "staticcheck-cache")
 	}
-	if o.tools["staticcheck"] {
-		if gocache, err = fresh("gocache"); err != nil {
-			return err
-		}
-		own, err := fresh("staticcheck-cache")
-		if err != nil {
-			return err
-		}
-		cmd := exec.Command(b.staticcheck, append([]string{"-tests=false"}, pats...)...)
-		cmd.Env = env(gocache, "STATICCHECK_CACHE="+own)
-		record(toolStaticcheck, stateNone, cmd)
-		os.RemoveAll(own)
-		os.RemoveAll(gocache)
-	}
-	return nil
+	return err
 }
 
 // dirSize is the size of the files under dir.

@@ -109,7 +109,7 @@ var typesID = sync.OnceValue(func() string {
 	if err != nil {
 		return ""
 	}
-	sum, err := hashFile(exe)
+	sum, err := HashFile(exe)
 	if err != nil {
 		return ""
 	}
@@ -146,7 +146,7 @@ func (x *exports) key(p *packages.Package) string {
 		// cgo's output, outside the module, depends on the C toolchain
 		// and headers too: by content.
 		if !slices.Contains(p.GoFiles, f) {
-			sum, err := hashFile(f)
+			sum, err := HashFile(f)
 			if err != nil {
 				return ""
 			}
@@ -176,7 +176,8 @@ func (x *exports) key(p *packages.Package) string {
 	return k
 }
 
-func hashFile(name string) (FileHash, error) {
+// HashFile returns the SHA-256 of a file's content.
+func HashFile(name string) (FileHash, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return FileHash{}, err
@@ -256,12 +257,13 @@ func (x *exports) put(p *packages.Package, fset *token.FileSet, t *types.Package
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s %s %d %s\n", exportMagic, entryName(name), payload.Len(), hex.EncodeToString(sum[:]))
 	b.Write(payload.Bytes())
-	writeAtomically(name, b.Bytes())
+	WriteAtomically(name, b.Bytes())
 }
 
-// writeAtomically writes data to name through a temporary file, so that
-// a reader sees the whole of it or nothing.
-func writeAtomically(name string, data []byte) {
+// WriteAtomically writes data to name through a temporary file, so that
+// a reader sees the whole of it or nothing. Caches call it: a failure only
+// costs a later run time, so none is reported.
+func WriteAtomically(name string, data []byte) {
 	if os.MkdirAll(filepath.Dir(name), 0o755) != nil {
 		return
 	}
@@ -350,7 +352,7 @@ func (x *exports) trim(now time.Time) {
 		return
 	}
 	// Claimed first: two runs starting together do not both walk it.
-	writeAtomically(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"))
+	WriteAtomically(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"))
 	filepath.WalkDir(x.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path == mark {
 			return nil

@@ -147,7 +147,7 @@ func TestExportsTrimmed(t *testing.T) {
 	old, recent := filepath.Join(dir, "ab", "old.export"), filepath.Join(dir, "cd", "recent.export")
 	mark := filepath.Join(dir, "unbuilt", "0123")
 	for _, f := range []string{old, recent, mark} {
-		writeAtomically(f, []byte("x"))
+		WriteAtomically(f, []byte("x"))
 	}
 	age := func(f string, d time.Duration) {
 		if err := os.Chtimes(f, now.Add(-d), now.Add(-d)); err != nil {

@@ -127,7 +127,7 @@ func rememberUnbuilt(opts *Options, unbuilt bool) {
 	switch {
 	case mark == "":
 	case unbuilt:
-		writeAtomically(mark, nil)
+		WriteAtomically(mark, nil)
 	default:
 		os.Remove(mark)
 	}

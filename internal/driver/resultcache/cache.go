@@ -342,17 +342,10 @@ func (rc *Cache) hashFile(name string) (load.FileHash, error) {
 	if h, ok := rc.files[name]; ok {
 		return h, nil
 	}
-	f, err := os.Open(name)
+	fh, err := load.HashFile(name)
 	if err != nil {
 		return load.FileHash{}, err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return load.FileHash{}, err
-	}
-	var fh load.FileHash
-	h.Sum(fh[:0])
 	rc.files[name] = fh
 	return fh, nil
 }
@@ -437,21 +430,10 @@ func (rc *Cache) get(p *packages.Package) (entry, bool) {
 func (rc *Cache) put(p *packages.Package, e entry) {
 	name := rc.path(p)
 	data, err := encodeEntry(e, entryID(name))
-	if err != nil || os.MkdirAll(filepath.Dir(name), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), name) != nil {
-		os.Remove(tmp.Name())
-	}
+	load.WriteAtomically(name, data)
 }
 
 // readGoEnv asks the go command for what decides how packages build.
