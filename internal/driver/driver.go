@@ -96,9 +96,10 @@ const (
 	// Loading: the packages are listed and the dependencies' export data
 	// decoded, building a heap that stays live until the run ends.
 	Loading Phase = iota
-	// Grown: one more dependency is decoded; the heap has grown.
+	// Grown: one more dependency is decoded, or type-checked from source
+	// (load.Unbuilt); the heap has grown.
 	Grown
-	// Decoded: every dependency is decoded; what remains is analysing
+	// Decoded: every dependency is decoded or type-checked; what remains is analysing
 	// the roots, each of which is dropped when done.
 	Decoded
 	// Done: the run is over.

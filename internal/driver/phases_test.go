@@ -8,7 +8,7 @@ import (
 )
 
 // The front end is told each phase of a run in order, once, Grown once
-// per dependency decoded, and Done whatever happened, so that what it
+// per dependency decoded or type-checked from source, and Done whatever happened, so that what it
 // changed for the run (the command: the collector) is given back.
 func TestPhases(t *testing.T) {
 	dir := testanalyzers.WriteModule(t, map[string]string{
@@ -39,18 +39,22 @@ func TestPhases(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		name     string
-		cache    bool
-		patterns []string
-		listed   bool
+		name       string
+		cache      bool
+		patterns   []string
+		listed     bool
+		fromSource bool
 	}{
-		{"uncached", false, nil, true},
-		{"new cache", true, nil, true},
-		{"no such directory", false, []string{"./nosuch/..."}, false},
-		{"go command fails", false, []string{"-badflag"}, false},
+		{"uncached", false, nil, true, false},
+		{"new cache", true, nil, true, false},
+		{"no such directory", false, []string{"./nosuch/..."}, false, false},
+		{"go command fails", false, []string{"-badflag"}, false, false},
+		// The dependencies type-checked from source are the heap that
+		// stays, as decoded ones are: Decoded comes after the last.
+		{"from source", false, nil, true, true},
 	} {
 		var got []driver.Phase
-		cfg := driver.Config{Patterns: tc.patterns, Phases: func(p driver.Phase) { got = append(got, p) }}
+		cfg := driver.Config{Patterns: tc.patterns, FromSource: tc.fromSource, Phases: func(p driver.Phase) { got = append(got, p) }}
 		if tc.cache {
 			cfg.CacheDir = t.TempDir()
 		}

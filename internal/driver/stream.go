@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"go/token"
+	"sync"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -90,6 +91,15 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			}
 		}
 	})
+	// The dependencies' types, decoded or type-checked from source, are
+	// the heap that stays: the front end hears it grow with each, and
+	// Decoded once all are in.
+	loading := newLoading(cfg, 1)
+	for _, u := range units {
+		if providesTypes(u, listed) {
+			loading.pending++
+		}
+	}
 	decoderDone := make(chan struct{})
 	go func() {
 		defer close(decoderDone)
@@ -98,11 +108,11 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 				break
 			}
 			deps.Decode(p) // a failure is the importer's error, reported by the root
-			cfg.phase(Grown)
+			loading.grown()
 			cfg.progress.update(func(pr *Progress) { pr.Decoded++ })
 			decoded.Advance()
 		}
-		cfg.phase(Decoded)
+		loading.done()
 		decoded.Finish()
 	}()
 
@@ -121,6 +131,10 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 			g = none
 		}
 		results[i] = analyzeRoot(ctx, deps, u, plan.Need[i], decoded, g, rel, facts, cfg.Overlay)
+		if providesTypes(u, listed) {
+			loading.grown()
+			loading.done()
+		}
 		root := !u.summary && !u.dep
 		if root && ctx.Err() == nil {
 			cfg.progress.update(func(p *Progress) { p.Analysed++ })
@@ -190,6 +204,39 @@ func streamRoots(ctx context.Context, cfg *Config, listed *load.Listing, analyse
 		return out, err
 	}
 	return out, nil
+}
+
+// providesTypes reports whether u is a dependency whose type-check gives
+// its importers its types (load.SourceDeps): part of the heap that stays.
+func providesTypes(u unit, listed *load.Listing) bool {
+	return (u.dep || u.summary) && listed.Source[u.pkg.ID]
+}
+
+// loading tells the front end the loading phases of a run: Grown as
+// dependencies come in, from the decoder and the workers, one call at a
+// time (Config.Phases), and Decoded once the last is in.
+type loading struct {
+	cfg     *Config
+	mu      sync.Mutex
+	pending int // the decoder, and the units providing types not done
+}
+
+func newLoading(cfg *Config, pending int) *loading { return &loading{cfg: cfg, pending: pending} }
+
+func (l *loading) grown() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pending > 0 {
+		l.cfg.phase(Grown)
+	}
+}
+
+func (l *loading) done() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pending--; l.pending == 0 {
+		l.cfg.phase(Decoded)
+	}
 }
 
 // rootResult is one root's outcome: its findings, or (pkg != nil) the
