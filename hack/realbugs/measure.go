@@ -69,11 +69,20 @@ func measure(bin, cache string, selected []bugs.Bug) []outcome {
 		add(b, b.Fixed)
 	}
 	sort.Strings(order)
+	// ctrllint's cache directory of the run's own: each version is
+	// analysed once, and the export data of the dependencies it
+	// type-checks from source (versions this machine never built) is
+	// shared by the run's versions, not kept for months of them.
+	env := os.Environ()
+	if own, err := os.MkdirTemp("", "ctrllint-realbugs-cache-"); err == nil {
+		defer os.RemoveAll(own)
+		env = append(env, "CTRLLINT_CACHE="+own)
+	}
 	for i, key := range order {
 		x := versions[key]
 		sort.Strings(x.entry.Patterns)
 		start := time.Now()
-		analyseVersion(bin, cache, x)
+		analyseVersion(bin, cache, env, x)
 		fmt.Fprintf(os.Stderr, "realbugs: [%d/%d] %s: %d packages, %.0fs\n", i+1, len(order), key, len(x.entry.Patterns), time.Since(start).Seconds())
 	}
 	out := make([]outcome, 0, len(selected))
@@ -83,13 +92,13 @@ func measure(bin, cache string, selected []bugs.Bug) []outcome {
 	return out
 }
 
-func analyseVersion(bin, cache string, x *version) {
+func analyseVersion(bin, cache string, env []string, x *version) {
 	dir, err := pinned.Materialise(cache, x.entry)
 	if err != nil {
 		x.failure = err.Error()
 		return
 	}
-	x.result = pinned.Analyse(bin, dir, x.entry)
+	x.result = pinned.AnalyseWith(bin, dir, x.entry, env)
 	if x.result.Failure != "" {
 		x.failure = x.result.Failure + "\n" + tail(x.result.Stderr, 2000)
 		return
