@@ -108,7 +108,7 @@ const (
 
 // loadOptions is what loading needs of cfg.
 func (cfg *Config) loadOptions() *load.Options {
-	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env, Overlay: cfg.Overlay, ExportDir: cfg.ExportDir, FromSource: cfg.FromSource}
+	return &load.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tags: cfg.Tags, Tests: cfg.Tests, Env: cfg.Env, Overlay: cfg.Overlay, ExportDir: cfg.ExportDir, FromSource: cfg.FromSource, WholePackages: cfg.WholePackages}
 }
 
 // What loading reports is part of the driver's API: front ends call only

@@ -60,6 +60,9 @@ type exports struct {
 	mu    sync.Mutex
 	keys  map[*packages.Package]string // "" when not kept
 	files map[string]string            // by ID, the entries found valid
+	// frontier are the IDs of the packages whose export data a later run
+	// decodes (keepFor): what put keeps.
+	frontier map[string]bool
 }
 
 // exportEnv is what of the go command's environment the export data
@@ -233,10 +236,62 @@ func (x *exports) file(p *packages.Package) string {
 	return x.files[p.ID]
 }
 
-// put writes t's export data as p's, when p's is kept; a failure to
-// write only costs a later run the type-check.
+// keepFor decides which packages put keeps: those a later run over roots
+// decodes rather than type-checks, the imports of the packages it
+// type-checks whatever is kept (the roots, and the packages of their
+// modules they import, directly or through others of those: sourceOf)
+// and the packages of whole. The data of each holds what it
+// mentions of the packages below it, which a later run then needs no data
+// of its own for: writing every dependency's took most of a first run's
+// time (docs/performance.md).
+func (x *exports) keepFor(roots []*packages.Package, whole []string) {
+	if x == nil {
+		return
+	}
+	analysed := make(map[string]bool)
+	for _, r := range roots {
+		if r.Module != nil {
+			analysed[r.Module.Path] = true
+		}
+	}
+	frontier := make(map[string]bool)
+	checked := make(map[string]bool)
+	var check func(p *packages.Package)
+	check = func(p *packages.Package) {
+		if checked[p.ID] {
+			return
+		}
+		checked[p.ID] = true
+		for _, imp := range p.Imports {
+			frontier[imp.ID] = true
+			if imp.Module != nil && analysed[imp.Module.Path] {
+				check(imp)
+			}
+		}
+	}
+	for _, r := range roots {
+		check(r)
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if slices.Contains(whole, p.PkgPath) {
+			frontier[p.ID] = true
+		}
+	})
+	x.mu.Lock()
+	x.frontier = frontier
+	x.mu.Unlock()
+}
+
+// put writes t's export data as p's, when p's is kept (key, keepFor); a
+// failure to write only costs a later run the type-check.
 func (x *exports) put(p *packages.Package, fset *token.FileSet, t *types.Package) {
 	if x == nil || x.dir == "" {
+		return
+	}
+	x.mu.Lock()
+	wanted := x.frontier[p.ID]
+	x.mu.Unlock()
+	if !wanted {
 		return
 	}
 	x.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,15 +43,16 @@ func TestExportsKept(t *testing.T) {
 		}
 		return l
 	}
-	strs := func(l *Listing) *packages.Package {
+	find := func(l *Listing, path string) *packages.Package {
 		var s *packages.Package
 		packages.Visit(l.Roots, nil, func(p *packages.Package) {
-			if p.PkgPath == "strings" {
+			if p.PkgPath == path {
 				s = p
 			}
 		})
 		return s
 	}
+	strs := func(l *Listing) *packages.Package { return find(l, "strings") }
 
 	first := load("first run")
 	if !first.Source[strs(first).ID] {
@@ -68,6 +70,11 @@ func TestExportsKept(t *testing.T) {
 		if id != "example.com/m/a" && id != "example.com/m/b" {
 			t.Errorf("second run: %s type-checked from source again", id)
 		}
+	}
+	// What only strings imports is neither kept nor type-checked: the
+	// data kept of strings holds what its importers see of it.
+	if u := find(second, "unicode/utf8"); u == nil || second.Source[u.ID] || u.ExportFile != "" {
+		t.Errorf("second run: unicode/utf8 %+v, source %v: want neither export data nor a type-check", u, u != nil && second.Source[u.ID])
 	}
 
 	// An entry that fails its check is type-checked again, and written
@@ -203,5 +210,75 @@ func TestLeanDependencies(t *testing.T) {
 	})
 	if !lean["strings"] || lean["example.com/dep/d"] || lean["example.com/m/a"] {
 		t.Errorf("lean: strings %v, the workspace's dependency %v, the root %v; want only strings", lean["strings"], lean["example.com/dep/d"], lean["example.com/m/a"])
+	}
+}
+
+// Which packages a listing type-checks when some have kept export data:
+// a graph made by hand. r is the root; k and k2 are kept, n and m are
+// neither built nor kept.
+func TestSourceOfKeptData(t *testing.T) {
+	mod := &packages.Module{Path: "example.com/m"}
+	dep := &packages.Module{Path: "example.com/dep", Version: "v1.0.0"}
+	pkg := func(path string, m *packages.Module, imports ...*packages.Package) *packages.Package {
+		p := &packages.Package{ID: path, PkgPath: path, Module: m, Imports: map[string]*packages.Package{}}
+		for _, imp := range imports {
+			p.Imports[imp.PkgPath] = imp
+		}
+		return p
+	}
+	sorted := func(m map[string]bool) []string {
+		var out []string
+		for id, ok := range m {
+			if ok {
+				out = append(out, id)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		roots func() []*packages.Package
+		whole []string
+		want  []string
+	}{{
+		// n is below k only: k's data holds what r sees of it.
+		name: "below kept",
+		roots: func() []*packages.Package {
+			n := pkg("n", dep)
+			return []*packages.Package{pkg("r", mod, pkg("k", dep, n))}
+		},
+		want: []string{"r"},
+	}, {
+		// m, from source, imports n, so n is from source, and k, whose
+		// data mentions n, would see other types of it: k is too.
+		name: "below kept and from source",
+		roots: func() []*packages.Package {
+			n := pkg("n", dep)
+			return []*packages.Package{pkg("r", mod, pkg("k", dep, n), pkg("m", dep, n))}
+		},
+		want: []string{"k", "m", "n", "r"},
+	}, {
+		// A package decoded whole needs types of its own.
+		name: "whole",
+		roots: func() []*packages.Package {
+			return []*packages.Package{pkg("r", mod, pkg("k", dep, pkg("n", dep)))}
+		},
+		whole: []string{"n"},
+		want:  []string{"k", "n", "r"},
+	}, {
+		// A package of the root's module is never decoded from kept
+		// data: the driver may type-check it for its facts.
+		name: "root's module",
+		roots: func() []*packages.Package {
+			return []*packages.Package{pkg("r", mod, pkg("k2", mod, pkg("k", dep)))}
+		},
+		want: []string{"k2", "r"},
+	}} {
+		kept := func(p *packages.Package) bool { return p.ID == "k" || p.ID == "k2" }
+		got := sorted(sourceOf(tc.roots(), map[string]bool{}, nil, kept, tc.whole))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: from source %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -104,9 +104,10 @@ func listSplit(ctx context.Context, opts *Options, built func() map[string]bool)
 	} else if !opts.FromSource {
 		rememberUnbuilt(opts, anyUnbuiltDep(roots, b))
 	}
-	source := sourceOf(roots, b, opts.Overlay, x.has)
+	source := sourceOf(roots, b, opts.Overlay, x.has, opts.WholePackages)
 	x.trim(time.Now())
-	if !addExportData(ctx, opts, roots, source, x.file) {
+	x.keepFor(roots, opts.WholePackages)
+	if !addExportData(ctx, opts, roots, source, opts.WholePackages, x.file) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -60,6 +60,11 @@ type Options struct {
 	// from ExportDir. It tests a first run's path on a machine that has
 	// built the graph.
 	FromSource bool
+	// WholePackages are the import paths of the packages decoded whole
+	// when in the graph (driver.Config's): with Unbuilt, they are
+	// decoded or type-checked from source, like the imports of a package
+	// type-checked.
+	WholePackages []string
 }
 
 // Packages loads the packages matching opts.Patterns, syntax and types

@@ -66,74 +66,145 @@ func sourceRootsOf(roots []*packages.Package) map[string]bool {
 }
 
 // sourceOf returns, by ID, the packages of the graph below roots to
-// type-check from source: the source roots, and, when built is not nil
-// (Built), every package whose build output the go command does not have,
-// and that kept is false for (an earlier run's export data, exports.go),
-// that has a file in overlay, or that is a test variant, with the packages
-// that depend on one. Everything else keeps its export data.
-func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[string][]byte, kept func(*packages.Package) bool) map[string]bool {
+// type-check from source.
+//
+// With built nil (a re-run after an edit) the source packages are the
+// source roots. Otherwise (Built) a package can be decoded when the go
+// command has built it, or when kept says an earlier run kept its export
+// data (exports.go); a test variant, whose export data only a listing
+// that builds its test's whole graph would give, a package with a file in
+// overlay, and the packages depending on one cannot. Every package that
+// is type-checked (the roots, and the source packages) needs each of its
+// imports decoded or from source: one that cannot be decoded is from
+// source, and so on below it; as are the packages of whole that cannot be
+// decoded (DecodePlan decodes those whole). A package decoded must not
+// mention the types of one from source (they would be other types), so
+// one that depends on a source package is from source too.
+//
+// What is neither (below a kept package, not built, and imported by no
+// package type-checked) has no types of its own: they are what the export
+// data decoded mentions of it, as for any package no root imports. A package
+// of the roots' modules is never taken from kept export data: the driver
+// type-checks some of those for their facts (units.go), against their
+// imports' types.
+func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[string][]byte, kept func(*packages.Package) bool, whole []string) map[string]bool {
 	source := sourceRootsOf(roots)
 	if built == nil {
 		return source
 	}
-	// Only roots import a source root, and they are type-checked from
-	// source anyway; what is not built makes its importers not built.
-	stale := make(map[string]bool)
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if p.PkgPath == "unsafe" {
-			return
+	var graph []*packages.Package
+	packages.Visit(roots, nil, func(p *packages.Package) { graph = append(graph, p) }) // imports first
+	analysed := make(map[string]bool)
+	for _, r := range roots {
+		if r.Module != nil {
+			analysed[r.Module.Path] = true
 		}
-		// A test variant's export data comes only from listing its
-		// test with -export, which builds the test's whole graph, the
-		// packages not built included: type-checked from source, it
-		// needs nothing built.
-		s := p.ForTest != ""
-		for _, f := range p.CompiledGoFiles {
-			_, edited := overlay[f]
-			s = s || edited
+	}
+	forced := make(map[string]bool)
+	for _, p := range graph {
+		f := p.ForTest != ""
+		for _, name := range p.CompiledGoFiles {
+			_, edited := overlay[name]
+			f = f || edited
 		}
-		for _, imp := range p.Imports { // visited before p
-			s = s || stale[imp.ID]
+		for _, imp := range p.Imports {
+			f = f || forced[imp.ID]
 		}
-		// Kept export data mentions the imports' types: they must be
-		// decoded too, not type-checked.
-		s = s || !built[p.ID] && !kept(p)
-		if s {
-			stale[p.ID], source[p.ID] = true, true
+		forced[p.ID] = f
+	}
+	decodable := make(map[string]bool)
+	for _, p := range graph {
+		ours := p.Module != nil && analysed[p.Module.Path]
+		decodable[p.ID] = p.PkgPath == "unsafe" || !forced[p.ID] && (built[p.ID] || !ours && kept(p))
+	}
+	var fromSource func(p *packages.Package)
+	needs := func(p *packages.Package) {
+		for _, imp := range p.Imports {
+			if !decodable[imp.ID] {
+				fromSource(imp)
+			}
 		}
-	})
+	}
+	fromSource = func(p *packages.Package) {
+		if !source[p.ID] {
+			source[p.ID] = true
+			needs(p)
+		}
+	}
+	for _, r := range roots {
+		if source[r.ID] || !decodable[r.ID] {
+			source[r.ID] = false
+			fromSource(r)
+		}
+		needs(r)
+	}
+	for _, p := range graph {
+		if slices.Contains(whole, p.PkgPath) && !decodable[p.ID] {
+			fromSource(p)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		below := make(map[string]bool) // depends on a source package
+		for _, p := range graph {
+			for _, imp := range p.Imports {
+				below[p.ID] = below[p.ID] || source[imp.ID] || below[imp.ID]
+			}
+			if below[p.ID] && !source[p.ID] && p.PkgPath != "unsafe" {
+				fromSource(p)
+				changed = true
+			}
+		}
+	}
 	return source
 }
 
-// addExportData lists the export data of every package of the graph
-// below roots but the source packages and those kept has a file for
-// (exports.go), and sets it, with the errors of building it, on the
-// packages of the graph, the kept ones' to that file. ok is false when some
-// package's export data could not be matched to the graph (the go
-// command failed, or listed the graph differently): the caller then
-// lists everything with export data, as before.
+// addExportData lists the export data of the packages some package
+// type-checked imports (a root, a source package) and of the packages of
+// whole, and of everything below those, but for the source packages and
+// those kept has a file for (exports.go). It sets it, with the errors of
+// building it, on the packages of the graph, the kept ones' to that file.
+// ok is false when some package that needs export data could not be
+// matched to the graph (the go command failed, or listed the graph
+// differently): the caller then lists everything with export data, as
+// before.
 //
 // Test variants ("q [p.test]") exist only in a listing with tests, which
 // builds every test variant of its patterns, so they are asked for by a
 // second listing with tests, of their test's package alone; the rest by
 // one without.
-func addExportData(ctx context.Context, opts *Options, roots []*packages.Package, source map[string]bool, kept func(*packages.Package) string) (ok bool) {
+func addExportData(ctx context.Context, opts *Options, roots []*packages.Package, source map[string]bool, whole []string, kept func(*packages.Package) string) (ok bool) {
+	isRoot := make(map[string]bool, len(roots))
+	for _, r := range roots {
+		isRoot[r.ID] = true
+	}
 	ours := func(p *packages.Package) bool { return !source[p.ID] && kept(p) != "" }
-	var plain, tests []string
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if !source[p.ID] && !ours(p) {
-			return
+	var need []*packages.Package
+	needed := make(map[string]bool)
+	add := func(p *packages.Package) {
+		if !source[p.ID] && !ours(p) && p.PkgPath != "unsafe" && !needed[p.ID] {
+			needed[p.ID] = true
+			need = append(need, p)
 		}
-		for _, imp := range p.Imports {
-			switch {
-			case source[imp.ID] || ours(imp) || imp.PkgPath == "unsafe":
-			case imp.ForTest != "":
-				tests = append(tests, imp.ForTest)
-			default:
-				plain = append(plain, imp.PkgPath)
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if source[p.ID] || isRoot[p.ID] {
+			for _, imp := range p.Imports {
+				add(imp)
 			}
 		}
+		if slices.Contains(whole, p.PkgPath) {
+			add(p)
+		}
 	})
+	var plain, tests []string
+	for _, p := range need {
+		if p.ForTest != "" {
+			tests = append(tests, p.ForTest)
+		} else {
+			plain = append(plain, p.PkgPath)
+		}
+	}
 	got := make(map[string]*packages.Package)
 	for _, l := range []struct {
 		patterns []string
@@ -154,30 +225,27 @@ func addExportData(ctx context.Context, opts *Options, roots []*packages.Package
 			}
 		})
 	}
-	var want []*packages.Package
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		switch {
-		case ours(p):
-			p.ExportFile = kept(p)
-		case !source[p.ID] && p.PkgPath != "unsafe":
-			want = append(want, p)
-		}
-	})
-	for _, p := range want {
+	for _, p := range need {
 		if got[p.ID] == nil {
 			return false
 		}
 	}
-	for _, p := range want {
+	packages.Visit(roots, nil, func(p *packages.Package) {
 		g := got[p.ID]
-		p.ExportFile = g.ExportFile
-		if len(p.Errors) == 0 {
-			// The compiler's, when building it failed. A package the
-			// first listing found broken is not built, and the second
-			// says the same of it, differently (without the importing
-			// file's position when it is one of its patterns).
-			p.Errors = g.Errors
+		switch {
+		case ours(p):
+			p.ExportFile = kept(p)
+		case source[p.ID] || g == nil:
+		default:
+			p.ExportFile = g.ExportFile
+			if len(p.Errors) == 0 {
+				// The compiler's, when building it failed. A package the
+				// first listing found broken is not built, and the second
+				// says the same of it, differently (without the importing
+				// file's position when it is one of its patterns).
+				p.Errors = g.Errors
+			}
 		}
-	}
+	})
 	return true
 }
