@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -88,17 +87,7 @@ func (b *bench) emptyScenario(cfg *corpusConfig) ([]*targetResult, error) {
 func (b *bench) emptyRound(t *targetResult, n int) error {
 	o := b.o
 	record := func(tool, state string, cmd *exec.Cmd) {
-		cmd.Dir = t.Dir
-		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
-		defer cancel()
-		s := measure(ctx, cmd, o.interval, func(exit int) bool { return exit == 0 || exit == 1 })
-		t.row(tool, state).Samples = append(t.row(tool, state).Samples, s)
-		status := ""
-		if s.Err != "" {
-			status = " FAILED: " + s.Err
-		}
-		fmt.Fprintf(os.Stderr, "bench: empty build cache: %s round %d/%d: %s: %s, cpu %s, tree %s%s\n", t.Entry, n, o.emptyRounds,
-			(&row{Tool: tool, State: state}).label(), seconds(s.Wall.Seconds()), seconds(s.CPU.Seconds()), megabytes(float64(s.TreeRSS)), status)
+		b.run(t, tool, state, fmt.Sprintf("empty build cache: %s round %d/%d", t.Entry, n, o.emptyRounds), true, cmd)
 	}
 	env := func(gocache string, extra ...string) []string {
 		return append(append(slices.Clip(os.Environ()), "GOCACHE="+gocache), extra...)

@@ -380,26 +380,14 @@ func (b *bench) round(t *targetResult, n int, warmup bool) {
 func (b *bench) roundEnv(t *targetResult, n int, warmup bool, env []string, afterCtrllint func(record func(tool, state string, cmd *exec.Cmd))) {
 	o := b.o
 	record := func(tool, state string, cmd *exec.Cmd) {
-		cmd.Dir = t.Dir
 		if cmd.Env == nil {
 			cmd.Env = env
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
-		defer cancel()
-		s := measure(ctx, cmd, o.interval, func(exit int) bool { return exit == 0 || exit == 1 })
-		label := (&row{Tool: tool, State: state}).label()
-		what := fmt.Sprintf("round %d/%d", n, o.rounds)
+		what := fmt.Sprintf("%s round %d/%d", t.Entry, n, o.rounds)
 		if warmup {
-			what = "warm-up"
-		} else {
-			t.row(tool, state).Samples = append(t.row(tool, state).Samples, s)
+			what = t.Entry + " warm-up"
 		}
-		status := ""
-		if s.Err != "" {
-			status = " FAILED: " + s.Err
-		}
-		fmt.Fprintf(os.Stderr, "bench: %s %s: %s: %s, cpu %s, tree %s, largest %s%s\n", t.Entry, what, label,
-			seconds(s.Wall.Seconds()), seconds(s.CPU.Seconds()), megabytes(float64(s.TreeRSS)), megabytes(float64(s.MaxRSS)), status)
+		b.run(t, tool, state, what, !warmup, cmd)
 	}
 	pats := t.Patterns
 
@@ -446,6 +434,24 @@ func (b *bench) roundEnv(t *targetResult, n int, warmup bool, env []string, afte
 			os.RemoveAll(dir)
 		}
 	}
+}
+
+// run measures cmd in t's directory, logs it as what, and, when keep,
+// adds it to the row of tool in state.
+func (b *bench) run(t *targetResult, tool, state, what string, keep bool, cmd *exec.Cmd) {
+	cmd.Dir = t.Dir
+	ctx, cancel := context.WithTimeout(context.Background(), b.o.timeout)
+	defer cancel()
+	s := measure(ctx, cmd, b.o.interval, func(exit int) bool { return exit == 0 || exit == 1 })
+	if keep {
+		t.row(tool, state).Samples = append(t.row(tool, state).Samples, s)
+	}
+	status := ""
+	if s.Err != "" {
+		status = " FAILED: " + s.Err
+	}
+	fmt.Fprintf(os.Stderr, "bench: %s: %s: %s, cpu %s, tree %s, largest %s%s\n", what, (&row{Tool: tool, State: state}).label(),
+		seconds(s.Wall.Seconds()), seconds(s.CPU.Seconds()), megabytes(float64(s.TreeRSS)), megabytes(float64(s.MaxRSS)), status)
 }
 
 // ctrllintCmd runs ctrllint on pats with its result cache in

@@ -63,19 +63,6 @@ type unit struct {
 	paths []string // the package paths of facts
 }
 
-// analysedModules are the modules of the roots, by path: their other
-// packages are the summary units. A module's version does not matter: the
-// corpus analyses kubernetes as a module required at a version.
-func analysedModules(roots []*packages.Package) map[string]bool {
-	mods := make(map[string]bool)
-	for _, r := range roots {
-		if m := r.Module; m != nil && m.Path != "" {
-			mods[m.Path] = true
-		}
-	}
-	return mods
-}
-
 // planUnits returns the units for roots: the roots themselves, in their
 // order, then (withSummaries) the summary units, each with the units its
 // code names. A summary unit imports a package under one of prefixes (any
@@ -109,7 +96,7 @@ func planUnits(roots, sourceDeps []*packages.Package, withSummaries bool, prefix
 		}
 		return finishPlan(units, len(roots), sourceDeps)
 	}
-	mods := analysedModules(roots)
+	mods := load.AnalysedModules(roots)
 	candidate := func(p *packages.Package) bool {
 		return p.Module != nil && mods[p.Module.Path] && p.ForTest == "" && importsUnder(p, prefixes) && !load.MostlyGenerated(p)
 	}

@@ -179,7 +179,7 @@ func newInfo() *types.Info {
 // function bodies and types.Info; one of the workspace is checked whole,
 // so that its errors are reported as its build would report them.
 func CheckListed(root, pkg *packages.Package, deps *Deps, dep bool) (ok, byImport bool) {
-	failed := check(pkg, deps, dep && deps.immutable(root))
+	failed := check(pkg, deps, dep && deps.exports.immutable(root))
 	if len(pkg.Errors) > 0 || failed {
 		if deps.IsSource(root) {
 			deps.Provide(root, nil, fmt.Errorf("%s has errors", root.ID))

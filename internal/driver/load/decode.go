@@ -137,17 +137,6 @@ func (e *Deps) Decode(p *packages.Package) (*types.Package, error) {
 	return x.types, nil
 }
 
-// immutable reports whether p is a package nobody edits, with every
-// package it imports: one of the module cache or GOROOT (exports.go).
-func (e *Deps) immutable(p *packages.Package) bool {
-	if e.exports == nil {
-		return false
-	}
-	e.exports.mu.Lock()
-	defer e.exports.mu.Unlock()
-	return e.exports.key(p) != ""
-}
-
 // IsSource reports whether p's types are provided by its own
 // type-check rather than decoded.
 func (e *Deps) IsSource(p *packages.Package) bool { return e.source[p.ID] }
@@ -223,7 +212,7 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, p *packages
 		if err != nil {
 			return err
 		}
-		payload, err := checkEntry(data, entryName(p.ExportFile))
+		payload, err := OpenEntry(data, exportMagic, EntryName(p.ExportFile))
 		if err != nil {
 			return fmt.Errorf("reading %s: %v", p.ExportFile, err)
 		}

@@ -2,8 +2,11 @@ package load
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -85,4 +88,41 @@ func Settled(mt, start time.Time) bool {
 		slack = coarseMtimeSlack
 	}
 	return mt.Before(start.Add(-slack))
+}
+
+// HashFile returns the SHA-256 of a file's content.
+func HashFile(name string) (FileHash, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return FileHash{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return FileHash{}, err
+	}
+	var sum FileHash
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// WriteAtomically writes data to name through a temporary file, so that
+// a reader sees the whole of it or nothing. Caches call it: a failure only
+// costs a later run time, so none is reported.
+func WriteAtomically(name string, data []byte) {
+	if os.MkdirAll(filepath.Dir(name), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), name) != nil {
+		os.Remove(tmp.Name())
+	}
 }

@@ -10,15 +10,13 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -43,8 +41,8 @@ import (
 // output, by content) and the keys of the imports; the go/types and
 // x/tools of this executable, which wrote the data and will read it,
 // head the key, so a rebuilt ctrllint of the same versions keeps the
-// cache. An entry is checked as a result cache entry is (a header with
-// its name, size and SHA-256): one that fails is type-checked again.
+// cache. An entry is checked as a result cache entry is (entry.go): one
+// that fails is type-checked again.
 
 // exportMagic heads every entry: the format of its header, and the
 // export data's, gcexportdata.Write's.
@@ -156,14 +154,7 @@ func (x *exports) key(p *packages.Package) string {
 			fmt.Fprintf(h, "compiled %s %x\n", filepath.Base(f), sum)
 		}
 	}
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for path := range p.Imports {
-			if !yield(path) {
-				return
-			}
-		}
-	})
-	for _, path := range paths {
+	for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
 		imp := p.Imports[path]
 		if imp.PkgPath == "unsafe" {
 			continue
@@ -179,20 +170,17 @@ func (x *exports) key(p *packages.Package) string {
 	return k
 }
 
-// HashFile returns the SHA-256 of a file's content.
-func HashFile(name string) (FileHash, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return FileHash{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return FileHash{}, err
-	}
-	var sum FileHash
-	h.Sum(sum[:0])
-	return sum, nil
+// lockedKey is key, taking mu.
+func (x *exports) lockedKey(p *packages.Package) string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.key(p)
+}
+
+// immutable reports whether p is a package nobody edits, with every
+// package it imports: one of the module cache or GOROOT.
+func (x *exports) immutable(p *packages.Package) bool {
+	return x != nil && x.lockedKey(p) != ""
 }
 
 // path is where the entry of a key is.
@@ -206,9 +194,7 @@ func (x *exports) has(p *packages.Package) bool {
 	if x == nil || x.dir == "" {
 		return false
 	}
-	x.mu.Lock()
-	k := x.key(p)
-	x.mu.Unlock()
+	k := x.lockedKey(p)
 	if k == "" {
 		return false
 	}
@@ -248,12 +234,7 @@ func (x *exports) keepFor(roots []*packages.Package, whole []string) {
 	if x == nil {
 		return
 	}
-	analysed := make(map[string]bool)
-	for _, r := range roots {
-		if r.Module != nil {
-			analysed[r.Module.Path] = true
-		}
-	}
+	analysed := AnalysedModules(roots)
 	frontier := make(map[string]bool)
 	checked := make(map[string]bool)
 	var check func(p *packages.Package)
@@ -289,13 +270,10 @@ func (x *exports) put(p *packages.Package, fset *token.FileSet, t *types.Package
 		return
 	}
 	x.mu.Lock()
-	wanted := x.frontier[p.ID]
-	x.mu.Unlock()
-	if !wanted {
-		return
+	k := ""
+	if x.frontier[p.ID] {
+		k = x.key(p)
 	}
-	x.mu.Lock()
-	k := x.key(p)
 	x.mu.Unlock()
 	if k == "" {
 		return
@@ -308,73 +286,22 @@ func (x *exports) put(p *packages.Package, fset *token.FileSet, t *types.Package
 	if gcexportdata.Write(&payload, fset, t) != nil {
 		return
 	}
-	sum := sha256.Sum256(payload.Bytes())
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s %d %s\n", exportMagic, entryName(name), payload.Len(), hex.EncodeToString(sum[:]))
-	b.Write(payload.Bytes())
-	WriteAtomically(name, b.Bytes())
+	WriteAtomically(name, SealEntry(exportMagic, EntryName(name), payload.Bytes()))
 }
-
-// WriteAtomically writes data to name through a temporary file, so that
-// a reader sees the whole of it or nothing. Caches call it: a failure only
-// costs a later run time, so none is reported.
-func WriteAtomically(name string, data []byte) {
-	if os.MkdirAll(filepath.Dir(name), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), name) != nil {
-		os.Remove(tmp.Name())
-	}
-}
-
-func entryName(name string) string {
-	return strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-}
-
-var errBadExport = errors.New("corrupt export data entry")
 
 // readEntry returns the export data of the entry file name, failing when
-// its header does not name it or does not match its payload.
+// it is not intact (OpenEntry).
 func readEntry(name string) ([]byte, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return checkEntry(data, entryName(name))
+	return OpenEntry(data, exportMagic, EntryName(name))
 }
 
 // isEntry reports whether data is (or claims to be) one of our entries
 // rather than the go command's export data.
 func isEntry(data []byte) bool { return bytes.HasPrefix(data, []byte(exportMagic+" ")) }
-
-func checkEntry(data []byte, name string) ([]byte, error) {
-	header, payload, ok := bytes.Cut(data, []byte("\n"))
-	if !ok {
-		return nil, errBadExport
-	}
-	fields := strings.Split(string(header), " ")
-	if len(fields) != 5 || fields[0]+" "+fields[1] != exportMagic || fields[2] != name {
-		return nil, errBadExport
-	}
-	size, err := strconv.Atoi(fields[3])
-	if err != nil || size != len(payload) {
-		return nil, errBadExport
-	}
-	sum := sha256.Sum256(payload)
-	if fields[4] != hex.EncodeToString(sum[:]) {
-		return nil, errBadExport
-	}
-	return payload, nil
-}
 
 // The directory is trimmed as the go command trims its build cache: an
 // entry no run has used for trimAfter is deleted, by the first run after

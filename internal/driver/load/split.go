@@ -65,6 +65,20 @@ func sourceRootsOf(roots []*packages.Package) map[string]bool {
 	return source
 }
 
+// AnalysedModules are the paths of the modules of roots: the driver
+// analyses those modules' packages that roots import for their facts
+// (the summary units). A module's version does not matter: the corpus
+// analyses kubernetes as a module required at a version.
+func AnalysedModules(roots []*packages.Package) map[string]bool {
+	mods := make(map[string]bool)
+	for _, r := range roots {
+		if m := r.Module; m != nil && m.Path != "" {
+			mods[m.Path] = true
+		}
+	}
+	return mods
+}
+
 // sourceOf returns, by ID, the packages of the graph below roots to
 // type-check from source.
 //
@@ -94,12 +108,7 @@ func sourceOf(roots []*packages.Package, built map[string]bool, overlay map[stri
 	}
 	var graph []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { graph = append(graph, p) }) // imports first
-	analysed := make(map[string]bool)
-	for _, r := range roots {
-		if r.Module != nil {
-			analysed[r.Module.Path] = true
-		}
-	}
+	analysed := AnalysedModules(roots)
 	forced := make(map[string]bool)
 	for _, p := range graph {
 		f := p.ForTest != ""
