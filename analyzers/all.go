@@ -28,6 +28,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
 	"github.com/ctrllint/ctrllint/analyzers/suppression"
 	"github.com/ctrllint/ctrllint/analyzers/tombstone"
+	"github.com/ctrllint/ctrllint/analyzers/unwatched"
 )
 
 // DocBaseURL is where the rendered analyzer pages live; SARIF help links and
@@ -52,6 +53,7 @@ var definitions = withSuppression([]*define.Definition{
 	clientperreconcile.Definition,
 	handlerblocking.Definition,
 	finalizer.Definition,
+	unwatched.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

@@ -14,6 +14,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -43,12 +44,14 @@ type LoadBalancers interface {
 // LoadBalancerReconciler reconciles Services of type LoadBalancer.
 type LoadBalancerReconciler struct {
 	client.Client
-	Cloud LoadBalancers
+	Scheme *runtime.Scheme
+	Cloud  LoadBalancers
 }
 
 // +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=core,resources=services/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=core,resources=services/finalizers,verbs=update
+// +kubebuilder:rbac:groups=core,resources=configmaps,verbs=get;list;watch;create;update;patch
 
 // Reconcile moves a Service's load balancer towards the Service's spec.
 func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -98,7 +101,22 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 			return ctrl.Result{}, err
 		}
 	}
+	if err := r.recordAddress(ctx, &svc, id, ip); err != nil {
+		return ctrl.Result{}, err
+	}
 	return ctrl.Result{}, r.setIngress(ctx, &svc, ip)
+}
+
+// recordAddress keeps the load balancer's id and address in a ConfigMap
+// beside the Service, for the team's dashboards; the Service owns it, so
+// that it goes when the Service goes.
+func (r *LoadBalancerReconciler) recordAddress(ctx context.Context, svc *corev1.Service, id, ip string) error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: svc.Name + "-load-balancer", Namespace: svc.Namespace}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error {
+		cm.Data = map[string]string{"id": id, "ip": ip}
+		return controllerutil.SetControllerReference(svc, cm, r.Scheme) // unwatched: the ConfigMap is never watched, so one deleted by hand stays gone
+	})
+	return err
 }
 
 // setIngress publishes the load balancer's address in the Service's status.
