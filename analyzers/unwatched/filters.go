@@ -18,7 +18,7 @@ import (
 // package reads: those changes, which the reconciler waits for, never
 // start a Reconcile.
 func (p *pkg) filters() {
-	var reads map[string]token.Pos // memoised: kinds whose Status is read
+	var reads map[string][]statusRead // memoised
 ctrls:
 	for _, c := range p.ctrls {
 		var filter *ssa.Call
@@ -36,8 +36,11 @@ ctrls:
 		}
 		for _, list := range [][]kubessa.Watch{c.Owns, c.Watches} {
 			for _, w := range list {
-				at, ok := reads[kube.ObjectKey(w.Object)]
-				if !ok || forKind(c, w.Object) {
+				if forKind(c, w.Object) {
+					continue
+				}
+				at := p.readFor(c, reads[kube.ObjectKey(w.Object)])
+				if !at.IsValid() {
 					continue
 				}
 				p.pass.Reportf(filter.Pos(), "this event filter applies to every watch of the controller, and drops the status-only changes of the %s it watches, "+
@@ -47,6 +50,51 @@ ctrls:
 			}
 		}
 	}
+}
+
+// A statusRead is a read of an object's Status field, in fn.
+type statusRead struct {
+	pos token.Pos
+	fn  *ssa.Function
+}
+
+// readFor picks the read to cite for controller c: one in a method of its
+// reconciler (or a function literal in one); any read when the package
+// has no other controller, whose reconciler could be the reader; none
+// otherwise.
+func (p *pkg) readFor(c *kubessa.Controller, reads []statusRead) token.Pos {
+	recon := make(map[string]bool)
+	for _, done := range c.Done {
+		if len(done.Call.Args) == 2 {
+			if t := reconcilerType(done.Call.Args[1]); t != nil {
+				recon[types.TypeString(t, nil)] = true
+			}
+		}
+	}
+	for _, r := range reads {
+		fn := r.fn
+		for fn.Parent() != nil {
+			fn = fn.Parent()
+		}
+		if recv := fn.Signature.Recv(); recv != nil && recon[types.TypeString(kube.Pointee(recv.Type()), nil)] {
+			return r.pos
+		}
+	}
+	if len(p.ctrls) == 1 && len(reads) > 0 {
+		return reads[0].pos
+	}
+	return token.NoPos
+}
+
+// reconcilerType is the named type of the reconciler handed to Complete or
+// Build, nil when it is not known here.
+func reconcilerType(v ssa.Value) types.Type {
+	for x := range flow.Chain(v, flow.Same) {
+		if t := ssax.Boxed(x); t != nil {
+			return kube.Pointee(t)
+		}
+	}
+	return nil
 }
 
 // forKind reports whether t is also c's primary kind: its status is the
@@ -97,10 +145,10 @@ func hidesStatus(v ssa.Value, depth int) bool {
 	return false
 }
 
-// statusReads returns the object types whose Status field the package's
-// code reads, each with a position of a read.
-func (p *pkg) statusReads() map[string]token.Pos {
-	out := make(map[string]token.Pos)
+// statusReads returns, by object type, the reads of a Status field in the
+// package's code.
+func (p *pkg) statusReads() map[string][]statusRead {
+	out := make(map[string][]statusRead)
 	for _, fn := range p.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -115,12 +163,16 @@ func (p *pkg) statusReads() map[string]token.Pos {
 					continue
 				}
 				t := kube.Pointee(x.Type())
+				if t == nil {
+					continue // a field of an unnamed struct (an enum-like var's)
+				}
 				st, ok := t.Underlying().(*types.Struct)
 				if !ok || field >= st.NumFields() || st.Field(field).Name() != "Status" || !kube.IsObjectType(t) {
 					continue
 				}
-				if _, seen := out[kube.ObjectKey(t)]; !seen && instr.Pos().IsValid() && !p.onlyWritten(instr) {
-					out[kube.ObjectKey(t)] = instr.Pos()
+				if instr.Pos().IsValid() && !p.onlyWritten(instr) {
+					k := kube.ObjectKey(t)
+					out[k] = append(out[k], statusRead{instr.Pos(), fn})
 				}
 			}
 		}

@@ -44,7 +44,7 @@ func BuilderCallOf(fn *types.Func, recv types.Type) BuilderCall {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != CRBuilderPkg {
 		return NotBuilder
 	}
-	if path, name := PathName(recv); path != CRBuilderPkg || (name != "Builder" && name != "TypedBuilder") {
+	if !IsBuilder(recv) {
 		return NotBuilder
 	}
 	switch fn.Name() {
@@ -62,6 +62,13 @@ func BuilderCallOf(fn *types.Func, recv types.Type) BuilderCall {
 		return BuilderDone
 	}
 	return BuilderOther
+}
+
+// IsBuilder reports whether t is (a pointer to) controller-runtime's
+// controller builder.
+func IsBuilder(t types.Type) bool {
+	path, name := PathName(t)
+	return path == CRBuilderPkg && (name == "Builder" || name == "TypedBuilder")
 }
 
 // IsSourceKind reports whether fn is controller-runtime's source.Kind (a

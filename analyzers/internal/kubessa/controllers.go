@@ -54,13 +54,14 @@ func Controllers(funcs []*ssa.Function) []*Controller {
 				if what == kube.NotBuilder {
 					continue
 				}
-				start := chainStart(ssax.Receiver(call.Common()))
+				start, helped := chainStart(ssax.Receiver(call.Common()))
 				c := byStart[start]
 				if c == nil {
 					c = &Controller{Start: start}
 					byStart[start] = c
 					out = append(out, c)
 				}
+				c.Unknown = c.Unknown || helped
 				c.add(what, call, args)
 			}
 		}
@@ -124,22 +125,52 @@ func (c *Controller) Watched(t types.Type) bool {
 }
 
 // chainStart follows a builder value back through the calls that return
-// their receiver to the value the chain started from.
-func chainStart(v ssa.Value) ssa.Value {
+// their receiver to the value the chain started from, and through helpers
+// handed the builder and returning it (`b = batchscheduler.ConfigureReconciler(b)`,
+// KubeRay's ray-operator), which may add watches of their own: helped says
+// the chain went through one.
+func chainStart(v ssa.Value) (start ssa.Value, helped bool) {
 	for steps := 0; steps < flow.MaxSteps; steps++ {
 		v = flow.Origin(v, flow.Same)
 		call, ok := v.(*ssa.Call)
 		if !ok {
-			return v
+			return v, helped
 		}
 		m, recv, _ := ssax.MethodCall(call.Common())
-		if w := kube.BuilderCallOf(m, recv); w == kube.NotBuilder || w == kube.BuilderDone {
-			return v
+		switch w := kube.BuilderCallOf(m, recv); w {
+		case kube.BuilderDone:
+			return v, helped
+		case kube.NotBuilder:
+			arg := builderArg(call)
+			if arg == nil {
+				return v, helped
+			}
+			v, helped = arg, true
+		default:
+			v = ssax.Receiver(call.Common())
 		}
-		v = ssax.Receiver(call.Common())
 	}
-	return v
+	return v, helped
 }
+
+// builderArg returns the one builder a call that returns a builder is
+// handed, nil when there is none or several.
+func builderArg(call *ssa.Call) ssa.Value {
+	if !kube.IsBuilder(call.Type()) {
+		return nil
+	}
+	var arg ssa.Value
+	for _, a := range call.Call.Args {
+		if kube.IsBuilder(a.Type()) {
+			if arg != nil {
+				return nil
+			}
+			arg = a
+		}
+	}
+	return arg
+}
+
 
 // ObjectArg returns the named type of the object an argument of type
 // client.Object (or runtime.Object) holds: corev1.Secret for
