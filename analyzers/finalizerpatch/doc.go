@@ -3,7 +3,7 @@
 //
 // # Analyzer finalizerpatch
 //
-// finalizerpatch: report finalizers added or removed and sent with client.MergeFrom, whose merge patch replaces the whole list and drops a finalizer another controller added meanwhile
+// finalizerpatch: report finalizers changed and sent with client.MergeFrom without the optimistic lock, whose merge patch replaces the whole list
 //
 // controller-runtime's client.MergeFrom(base) (and MergeFromWithOptions
 // without options) computes a JSON merge patch (RFC 7386,

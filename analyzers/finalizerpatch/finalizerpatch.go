@@ -253,12 +253,12 @@ func (c *checker) report(mf *ssa.Call, callee *types.Func, s send, ch *change, r
 			k-- // a static method call: SSA's arguments start with the receiver
 		}
 		if k >= 0 && k < len(e.Args) {
-			obj = types.ExprString(e.Args[k])
+			obj = strings.TrimPrefix(types.ExprString(e.Args[k]), "&")
 		}
 	}
 	read := obj // the object read, of which the other is a copy
 	if readIsBase {
-		read = base
+		read = strings.TrimPrefix(base, "&")
 	}
 	msg := fmt.Sprintf("finalizers sent in a JSON merge patch without an optimistic lock: %s changes %s's finalizers (line %d) and %s sends them with %s (line %d); a merge patch replaces the whole list and carries no resourceVersion, so a finalizer another controller added after %s was read is dropped; use %sMergeFromWithOptions(%s, %sMergeFromWithOptimisticLock{}), which fails with a Conflict instead",
 		ch.what, obj, c.line(ch.instr.Pos()), sender, written, c.line(s.call.Pos()), read, qual, base, qual)
