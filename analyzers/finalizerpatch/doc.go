@@ -18,10 +18,13 @@
 // the list sent, and is gone: that controller's cleanup is skipped when the
 // object is deleted (kubermatic issue 6759: the OpenStack provider's
 // finalizers disappeared; tigera/operator PR 4492: the whisker and goldmane
-// controllers overwrote each other's finalizer on the Installation). A
-// finalizer removed the same way can also bring one back that another
-// controller removed. With the optimistic lock the patch holds the base's
-// resourceVersion and fails with a Conflict instead.
+// controllers overwrote each other's finalizer on the Installation;
+// karpenter PR 1658 locked its NodeClaim finalizer patch). A finalizer
+// removed the same way can also bring back one that another controller
+// removed, which the API server refuses on an object being deleted
+// (cluster-api's two MachineSet controllers retry on that Invalid error).
+// With the optimistic lock the patch holds the base's resourceVersion and
+// fails with a Conflict instead.
 //
 // For each client.MergeFrom(base), or MergeFromWithOptions(base, ...)
 // whose options are listed at the call and include no
@@ -29,7 +32,8 @@
 // the patch (a method named Patch taking a client.Patch: client.Client's,
 // a wrapper or fake of that shape) for an object obj, where base and obj
 // are one object's two states: base is obj.DeepCopy() (or
-// DeepCopyObject()), or obj is base.DeepCopy(). It reports the MergeFrom
+// DeepCopyObject(), also through a type parameter's DeepCopy), or obj is
+// base.DeepCopy(). It reports the MergeFrom
 // when, on a path from that copy to the Patch, obj's finalizers change:
 //
 //   - controllerutil.AddFinalizer or RemoveFinalizer, SetFinalizers (of
@@ -93,10 +97,14 @@
 //     directive, and the server merges them into the current list
 //     (strategicpatch.CreateTwoWayMergePatch). It loses a concurrent
 //     addition only when the last finalizer goes and the field is left out
-//     of the object, which the patch then sets to null; and custom
-//     resources do not accept strategic merge patches at all;
+//     of the object, which the patch then sets to null (gardener PR 4696
+//     adds with strategic merge patches for that reason, and removes with
+//     the lock); and custom resources do not accept strategic merge
+//     patches at all;
 //   - a patch of the status subresource (Status().Patch,
-//     SubResource(...).Patch): the finalizers are not taken from it;
+//     SubResource(...).Patch): the API server's status strategies take
+//     the finalizers from the stored object
+//     (metav1.ResetObjectMetaForStatus);
 //   - Update, which sends the resourceVersion; client.Apply and
 //     server-side apply, where the finalizers list is a set merged by
 //     field ownership; client.Merge, which sends the whole object and its
@@ -116,11 +124,14 @@
 //     did until PR 707, which moved to a JSON patch): what they hold is
 //     not traced;
 //   - changes the analyzer cannot see: through an interface method other
-//     than the setters above, a func value other than a parameter of the
-//     function, a function of another module, in a closure, or through
-//     another variable that aliases the object;
-//   - a Patch in a closure or a deferred call, a patch handed to a helper
-//     rather than to a Patch method;
+//     than the setters above (a reconciler interface's ReconcileResource),
+//     a func value other than a parameter of the function, a function of
+//     another module, a closure called in place, or through another
+//     variable that aliases the object;
+//   - a copy taken in one function and patched in another, a closure
+//     among them (a deferred func literal that patches on return), a
+//     deferred Patch call, and a patch handed to a helper rather than to a
+//     Patch method;
 //   - code in _test.go files: tests patch fake clients, where no other
 //     controller races.
 package finalizerpatch
