@@ -242,12 +242,9 @@ func (c *checker) report(mf *ssa.Call, callee *types.Func, s send, ch *change, r
 			base = types.ExprString(call.Args[0])
 		}
 	}
-	sender := "Patch"
+	sender, obj := "Patch", "the object"
 	if e := edit.CallAt(c.pass, s.call.Pos()); e != nil {
 		sender = types.ExprString(e.Fun)
-	}
-	obj := "the object"
-	if e := edit.CallAt(c.pass, s.call.Pos()); e != nil {
 		k := s.patch - 1 // the object, before the patch
 		if sig := ssax.Callee(s.call.Common()).Signature(); !s.call.Call.IsInvoke() && sig.Recv() != nil {
 			k-- // a static method call: SSA's arguments start with the receiver
