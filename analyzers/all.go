@@ -14,6 +14,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/clientperreconcile"
 	"github.com/ctrllint/ctrllint/analyzers/conflictretry"
 	"github.com/ctrllint/ctrllint/analyzers/finalizer"
+	"github.com/ctrllint/ctrllint/analyzers/finalizerpatch"
 	"github.com/ctrllint/ctrllint/analyzers/forget"
 	"github.com/ctrllint/ctrllint/analyzers/handlerblocking"
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
@@ -54,6 +55,7 @@ var definitions = withSuppression([]*define.Definition{
 	handlerblocking.Definition,
 	finalizer.Definition,
 	unwatched.Definition,
+	finalizerpatch.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

@@ -56,10 +56,10 @@ func (c *checker) twoWay(call *ssa.Call, callee *types.Func) {
 		return // a value: each marshal serialises its own copy
 	}
 	if oldM != newM {
-		if !path(oldM, newM, nil) {
+		if !ssax.Path(oldM, newM, nil) {
 			return // the modified document is not marshalled after the original
 		}
-		for _, instr := range between(call.Parent(), oldM, newM, nil) {
+		for _, instr := range ssax.Between(call.Parent(), oldM, newM, nil) {
 			if c.mayChange(instr, obj) {
 				return // the object may change between the two marshals: the documents may differ
 			}
@@ -70,7 +70,7 @@ func (c *checker) twoWay(call *ssa.Call, callee *types.Func) {
 	var ch *change
 	for _, b := range call.Parent().Blocks {
 		for _, instr := range b.Instrs {
-			if instr == oldM || !path(instr, oldM, nil) {
+			if instr == oldM || !ssax.Path(instr, oldM, nil) {
 				continue
 			}
 			found := c.changes(instr, obj, false)

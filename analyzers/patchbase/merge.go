@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
+	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
 )
 
@@ -34,8 +35,8 @@ func (c *checker) mergeFrom(mf *ssa.Call, callee *types.Func) {
 	for _, send := range c.sends(mf, base) {
 		// The change named is the first in the source.
 		var first *change
-		for _, instr := range between(mf.Parent(), mf, send, mf) {
-			if ch := c.changes(instr, base, toStatus(send)); ch != nil && (first == nil || ch.instr.Pos() < first.instr.Pos()) {
+		for _, instr := range ssax.Between(mf.Parent(), mf, send, mf) {
+			if ch := c.changes(instr, base, kubessa.SubresourcePatch(send)); ch != nil && (first == nil || ch.instr.Pos() < first.instr.Pos()) {
 				first = ch
 			}
 		}
@@ -51,7 +52,7 @@ func (c *checker) mergeFrom(mf *ssa.Call, callee *types.Func) {
 // itself and the same object.
 func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
 	var out []ssa.CallInstruction
-	for _, ref := range patchUses(mf) {
+	for _, ref := range kubessa.PatchUses(mf) {
 		call, ok := ref.(ssa.CallInstruction)
 		if !ok || !kube.IsPatchSender(ssax.Callee(call.Common())) && !isPatchData(call.Common(), mf) {
 			continue
@@ -73,7 +74,7 @@ func (c *checker) sends(mf *ssa.Call, base ssa.Value) []ssa.CallInstruction {
 func (c *checker) deferredSends(mf *ssa.Call, callee *types.Func, base ssa.Value) (reported bool) {
 	fn := mf.Parent()
 	instrs := mf.Block().Instrs
-	for _, instr := range instrs[index(mf)+1:] {
+	for _, instr := range instrs[ssax.Index(mf)+1:] {
 		d, ok := instr.(*ssa.Defer)
 		if !ok {
 			continue
@@ -95,15 +96,15 @@ func (c *checker) deferredSends(mf *ssa.Call, callee *types.Func, base ssa.Value
 		var first *change
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if instr == mf || !path(mf, instr, mf) {
+				if instr == mf || !ssax.Path(mf, instr, mf) {
 					continue
 				}
-				ch := c.changes(instr, base, toStatus(send))
+				ch := c.changes(instr, base, kubessa.SubresourcePatch(send))
 				if ch == nil || first != nil && ch.instr.Pos() >= first.instr.Pos() {
 					continue
 				}
 				for _, ret := range rets {
-					if path(instr, ret, mf) {
+					if ssax.Path(instr, ret, mf) {
 						first = ch
 						break
 					}
@@ -140,15 +141,6 @@ func sendIn(fn *ssa.Function, mf *ssa.Call, base ssa.Value) ssa.CallInstruction 
 	return nil
 }
 
-// toStatus reports whether a send patches the status subresource
-// (Status().Patch, SubResource(...).Patch), where the API server takes only
-// the status from the patch: changes elsewhere were not meant for it.
-func toStatus(send ssa.CallInstruction) bool {
-	common := send.Common()
-	return common.IsInvoke() && (kube.Is(common.Value.Type(), kube.CRClientPkg, "SubResourceWriter") ||
-		kube.Is(common.Value.Type(), kube.CRClientPkg, "StatusWriter"))
-}
-
 // isPatchData reports whether call is the patch's own Data method, which
 // serialises the base and the object it is handed and diffs them: the
 // document a Patch would send (cluster-api's patch helper calls it to tell
@@ -156,20 +148,6 @@ func toStatus(send ssa.CallInstruction) bool {
 func isPatchData(call *ssa.CallCommon, patch ssa.Value) bool {
 	return call.IsInvoke() && call.Method.Name() == "Data" && kube.Is(call.Value.Type(), kube.CRClientPkg, "Patch") &&
 		flow.Origin(call.Value, flow.Conversions) == patch
-}
-
-// patchUses are the instructions that use the patch value, through
-// interface conversions.
-func patchUses(v ssa.Value) []ssa.Instruction {
-	var out []ssa.Instruction
-	for _, ref := range *v.Referrers() {
-		if conv, ok := ref.(*ssa.ChangeInterface); ok {
-			out = append(out, patchUses(conv)...)
-			continue
-		}
-		out = append(out, ref)
-	}
-	return out
 }
 
 func (c *checker) reportMergeFrom(mf *ssa.Call, callee *types.Func, send ssa.CallInstruction, ch *change, deferred bool) {

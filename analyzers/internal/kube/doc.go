@@ -8,8 +8,8 @@
 // (tombstone's event handlers, cachesync's late informer requests,
 // statusupdate's status subresources, requeueerr's Reconcile results and
 // error functions, clientperreconcile's client builders): when a second
-// analyzer needs it, it moves here. patches.go is the exception on its
-// way: patchbase's patch constructors and senders.
+// analyzer needs it, it moves here: patches.go holds the patch
+// constructors and senders patchbase and finalizerpatch share.
 //
 // A fact that several analyzers need has one table here, with a doc
 // comment that says what it holds and who uses it: the object setters

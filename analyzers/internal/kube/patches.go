@@ -26,6 +26,28 @@ func IsMergeFromFunc(fn *types.Func) bool {
 		IsFunc(fn, CRClientPkg, "StrategicMergeFrom")
 }
 
+// IsJSONMergeFromFunc reports whether fn is one of the IsMergeFromFunc
+// constructors whose patch is a JSON merge patch (RFC 7386,
+// types.MergePatchType): MergeFrom and MergeFromWithOptions. Such a patch
+// replaces a list it holds as a whole (metadata.finalizers among them),
+// and carries metadata.resourceVersion only with the optimistic lock
+// (IsOptimisticLock). StrategicMergeFrom is not one: its patch merges the
+// lists whose Go field says patchStrategy:"merge".
+func IsJSONMergeFromFunc(fn *types.Func) bool {
+	return IsFunc(fn, CRClientPkg, "MergeFrom") || IsFunc(fn, CRClientPkg, "MergeFromWithOptions")
+}
+
+// IsOptimisticLock reports whether t is client.MergeFromWithOptimisticLock
+// (or a pointer to it), the MergeFromOption that puts the base's
+// resourceVersion into the patch, so that the API server refuses it with a
+// Conflict when the object changed since the base was read.
+func IsOptimisticLock(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return Is(t, CRClientPkg, "MergeFromWithOptimisticLock")
+}
+
 // IsTwoWayPatchFunc reports whether fn computes a patch from an original
 // and a modified document, its first two arguments ([]byte):
 // strategicpatch.CreateTwoWayMergePatch (and its UsingLookupPatchMeta

@@ -34,6 +34,18 @@ func TestPatches(t *testing.T) {
 					t.Errorf("client.%s is not recognised as a MergeFrom", name)
 				}
 			}
+			for name, json := range map[string]bool{"MergeFrom": true, "MergeFromWithOptions": true, "StrategicMergeFrom": false, "RawPatch": false} {
+				if kube.IsJSONMergeFromFunc(fn(kube.CRClientPkg, name)) != json {
+					t.Errorf("IsJSONMergeFromFunc(client.%s) = %v", name, !json)
+				}
+			}
+			lock := pkgs[kube.CRClientPkg].Scope().Lookup("MergeFromWithOptimisticLock").Type()
+			if !kube.IsOptimisticLock(lock) || !kube.IsOptimisticLock(types.NewPointer(lock)) {
+				t.Errorf("client.MergeFromWithOptimisticLock not recognised as the optimistic lock")
+			}
+			if kube.IsOptimisticLock(pkgs[kube.CRClientPkg].Scope().Lookup("MergeFromOptions").Type()) {
+				t.Errorf("client.MergeFromOptions taken for the optimistic lock")
+			}
 			if kube.IsMergeFromFunc(fn(kube.CRClientPkg, "RawPatch")) {
 				t.Errorf("client.RawPatch taken for a MergeFrom")
 			}

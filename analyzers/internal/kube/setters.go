@@ -18,6 +18,8 @@ import (
 //     Status().Update loses the change; a conditions setter changes status;
 //   - conflictretry: a metadata setter (a function, Field neither empty nor
 //     ResourceVersion) leaves the object's resourceVersion alone.
+//   - finalizerpatch: a setter of Finalizers changes the list a JSON merge
+//     patch then sends whole.
 //
 // What only one analyzer needs (which fields it cares about) is its policy
 // over this table, not a list of its own.

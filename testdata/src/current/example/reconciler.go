@@ -79,8 +79,10 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, nil
 	}
 
-	if controllerutil.AddFinalizer(&svc, lbFinalizer) {
-		if err := r.Update(ctx, &svc); err != nil {
+	if !controllerutil.ContainsFinalizer(&svc, lbFinalizer) {
+		patch := client.MergeFrom(svc.DeepCopy()) // finalizerpatch: the merge patch sends the whole finalizers list, dropping one added meanwhile
+		controllerutil.AddFinalizer(&svc, lbFinalizer)
+		if err := r.Patch(ctx, &svc, patch); err != nil {
 			return ctrl.Result{}, err
 		}
 	}

@@ -44,8 +44,8 @@ func (r *FallthroughReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 
 func (r *FallthroughReconciler) cleanup(ctx context.Context, obj *Container) error { return nil }
 
-// AppendReconciler appends its finalizer by hand and patches, after a
-// deletion branch that only logs.
+// AppendReconciler appends its finalizer by hand and patches (locked, as
+// finalizerpatch asks), after a deletion branch that only logs.
 type AppendReconciler struct {
 	client.Client
 }
@@ -62,7 +62,7 @@ func (r *AppendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if !controllerutil.ContainsFinalizer(obj, containerFinalizer) {
 		base := obj.DeepCopyObject().(client.Object)
 		obj.SetFinalizers(append(obj.GetFinalizers(), containerFinalizer)) // want `finalizer added to the Container on a path where it is being deleted \(DeletionTimestamp checked at line 58\)`
-		return ctrl.Result{}, r.Patch(ctx, obj, client.MergeFrom(base))
+		return ctrl.Result{}, r.Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 	}
 	return ctrl.Result{}, nil
 }

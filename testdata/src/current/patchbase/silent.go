@@ -34,11 +34,12 @@ func patchConditions(ctx context.Context, c client.Client, policy *Policy, conds
 	return c.Status().Patch(ctx, policy, client.MergeFrom(orig))
 }
 
-// patchGeneric copies through DeepCopyObject, for any object.
+// patchGeneric copies through DeepCopyObject, for any object (with the
+// optimistic lock a finalizer patch needs: finalizerpatch).
 func patchGeneric(ctx context.Context, c client.Client, obj client.Object) error {
 	orig := obj.DeepCopyObject().(client.Object)
 	controllerutil.AddFinalizer(obj, policyFinalizer)
-	return c.Patch(ctx, obj, client.MergeFrom(orig))
+	return c.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{}))
 }
 
 // storeAnnotation changes a copy and patches the copy against the original:
