@@ -128,6 +128,21 @@ type ProbeStatus struct {
 	Conditions []metav1.Condition
 }
 
+type CacheStatus struct {
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Cache is shaped on kubebuilder's deploy-image scaffold's Memcached
+// (testdata/project-v4-with-plugins/api/v1alpha1): a pointer status.
+type Cache struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Status *CacheStatus `json:"status,omitempty"`
+}
+
+func (in *Cache) DeepCopyObject() runtimeObject { return in }
+
 // runtimeObject is runtime.Object, for the deep copies of the fixture's
 // types.
 type runtimeObject = runtime.Object

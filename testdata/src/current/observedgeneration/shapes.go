@@ -10,21 +10,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-type CacheStatus struct {
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
-}
-
-// Cache is shaped on kubebuilder's deploy-image scaffold's Memcached
-// (testdata/project-v4-with-plugins/api/v1alpha1): a pointer status.
-type Cache struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Status *CacheStatus `json:"status,omitempty"`
-}
-
-func (in *Cache) DeepCopyObject() runtimeObject { return in }
-
 type CacheReconciler struct {
 	client.Client
 }
@@ -43,12 +28,12 @@ func (r *CacheReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		cache.Status = &CacheStatus{}
 	}
 	if len(cache.Status.Conditions) == 0 {
-		meta.SetStatusCondition(&cache.Status.Conditions, metav1.Condition{Type: "Available", Status: metav1.ConditionUnknown, Reason: "Reconciling", Message: "Starting reconciliation"}) // want `condition "Available" set on cache's status at line 46 has no ObservedGeneration`
+		meta.SetStatusCondition(&cache.Status.Conditions, metav1.Condition{Type: "Available", Status: metav1.ConditionUnknown, Reason: "Reconciling", Message: "Starting reconciliation"}) // want `condition "Available" set on cache's status at line 31 has no ObservedGeneration`
 		if err := r.Status().Update(ctx, cache); err != nil {
 			return ctrl.Result{}, err
 		}
 	}
-	meta.SetStatusCondition(&cache.Status.Conditions, metav1.Condition{Type: "Degraded", // want `condition "Degraded" set on cache's status at line 51 has no ObservedGeneration`
+	meta.SetStatusCondition(&cache.Status.Conditions, metav1.Condition{Type: "Degraded", // want `condition "Degraded" set on cache's status at line 36 has no ObservedGeneration`
 		Status: metav1.ConditionUnknown, Reason: "Finalizing",
 		Message: fmt.Sprintf("Performing finalizer operations for the custom resource: %s ", cache.Name)})
 	return ctrl.Result{}, r.Status().Update(ctx, cache)
@@ -62,7 +47,7 @@ func accept(route *Route, parent string) {
 	route.Status.Parents = append(route.Status.Parents, RouteParentStatus{
 		ParentRef:      parent,
 		ControllerName: "example.com/gateway",
-		Conditions: []metav1.Condition{{ // want `condition "Accepted" set on route's status at line 62 has no ObservedGeneration`
+		Conditions: []metav1.Condition{{ // want `condition "Accepted" set on route's status at line 47 has no ObservedGeneration`
 			Type:   "Accepted",
 			Status: metav1.ConditionTrue,
 			Reason: "Accepted",
@@ -78,22 +63,22 @@ func accept(route *Route, parent string) {
 // resolve sets a condition of an existing parent row in place.
 func resolve(route *Route, i int, err error) {
 	if err != nil {
-		meta.SetStatusCondition(&route.Status.Parents[i].Conditions, metav1.Condition{Type: "ResolvedRefs", Status: metav1.ConditionFalse, Reason: "BackendNotFound"}) // want `condition "ResolvedRefs" set on route's status at line 81 has no ObservedGeneration`
+		meta.SetStatusCondition(&route.Status.Parents[i].Conditions, metav1.Condition{Type: "ResolvedRefs", Status: metav1.ConditionFalse, Reason: "BackendNotFound"}) // want `condition "ResolvedRefs" set on route's status at line 66 has no ObservedGeneration`
 	}
 }
 
 // markReady appends a condition, and replaces one by index.
 func markReady(obj *RemoteProxy, i int) {
 	if i < 0 {
-		obj.Status.Conditions = append(obj.Status.Conditions, metav1.Condition{Type: ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonDeploymentReady}) // want `condition "Ready" set on obj's status at line 88 has no ObservedGeneration`
+		obj.Status.Conditions = append(obj.Status.Conditions, metav1.Condition{Type: ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonDeploymentReady}) // want `condition "Ready" set on obj's status at line 73 has no ObservedGeneration`
 		return
 	}
-	obj.Status.Conditions[i] = metav1.Condition{Type: ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonDeploymentReady} // want `condition "Ready" set on obj's status at line 91 has no ObservedGeneration`
+	obj.Status.Conditions[i] = metav1.Condition{Type: ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonDeploymentReady} // want `condition "Ready" set on obj's status at line 76 has no ObservedGeneration`
 }
 
 // resetStatus replaces the whole status.
 func resetStatus(obj *RemoteProxy) {
-	obj.Status = RemoteProxyStatus{Phase: "Pending", Conditions: []metav1.Condition{{Type: ConditionReady, Status: metav1.ConditionUnknown, Reason: "Pending"}}} // want `condition "Ready" set on obj's status at line 96 has no ObservedGeneration`
+	obj.Status = RemoteProxyStatus{Phase: "Pending", Conditions: []metav1.Condition{{Type: ConditionReady, Status: metav1.ConditionUnknown, Reason: "Pending"}}} // want `condition "Ready" set on obj's status at line 81 has no ObservedGeneration`
 }
 
 // setCondition is a helper that sets a condition it is handed on the
@@ -110,15 +95,15 @@ func setConditions(conds *[]metav1.Condition, cond metav1.Condition) {
 
 // degrade hands its literals to the helpers.
 func (r *RemoteProxyReconciler) degrade(ctx context.Context, proxy *RemoteProxy) error {
-	setConditions(&proxy.Status.Conditions, metav1.Condition{Type: "Degraded", Status: metav1.ConditionTrue, Reason: "Probe"})       // want `condition "Degraded" set on proxy's status at line 113 \(by setConditions\) has no ObservedGeneration`
-	return r.setCondition(ctx, proxy, metav1.Condition{Type: ConditionReady, Status: metav1.ConditionFalse, Reason: ReasonNotReady}) // want `condition "Ready" set on proxy's status at line 114 \(by setCondition\) has no ObservedGeneration`
+	setConditions(&proxy.Status.Conditions, metav1.Condition{Type: "Degraded", Status: metav1.ConditionTrue, Reason: "Probe"})       // want `condition "Degraded" set on proxy's status at line 98 \(by setConditions\) has no ObservedGeneration`
+	return r.setCondition(ctx, proxy, metav1.Condition{Type: ConditionReady, Status: metav1.ConditionFalse, Reason: ReasonNotReady}) // want `condition "Ready" set on proxy's status at line 99 \(by setCondition\) has no ObservedGeneration`
 }
 
 // branches builds the condition in a variable on two paths.
 func branches(obj *RemoteProxy, ok bool) {
 	var cond metav1.Condition
 	if ok {
-		cond = metav1.Condition{Type: ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonDeploymentReady} // want `condition "Ready" set on obj's status at line 125 has no ObservedGeneration`
+		cond = metav1.Condition{Type: ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonDeploymentReady} // want `condition "Ready" set on obj's status at line 110 has no ObservedGeneration`
 	} else {
 		cond = metav1.Condition{Type: ConditionReady, Status: metav1.ConditionFalse, Reason: ReasonNotReady, ObservedGeneration: obj.Generation}
 	}
@@ -128,7 +113,7 @@ func branches(obj *RemoteProxy, ok bool) {
 // inClosure sets a condition from a closure that captures the object.
 func inClosure(obj *RemoteProxy, steps []func() error) {
 	fail := func(err error) {
-		meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: ConditionReady, Status: metav1.ConditionFalse, Reason: "StepFailed", Message: err.Error()}) // want `condition "Ready" set on obj's status at line 131 has no ObservedGeneration`
+		meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: ConditionReady, Status: metav1.ConditionFalse, Reason: "StepFailed", Message: err.Error()}) // want `condition "Ready" set on obj's status at line 116 has no ObservedGeneration`
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
