@@ -176,7 +176,7 @@ func (c *checker) report(lit *ast.CompositeLit, t target) {
 	d := analysis.Diagnostic{
 		Pos: lit.Pos(),
 		End: lit.End(),
-		Message: fmt.Sprintf("%s %s has no ObservedGeneration: it reads 0, so clients that compare it with the object's metadata.generation (Gateway API conformance, Flagger, kstatus-style waits) take it as stale and wait; set ObservedGeneration: %s",
+		Message: fmt.Sprintf("%s %s has no ObservedGeneration: it reads 0, which a client comparing it with metadata.generation (Flagger, the Gateway API's conformance tests) takes for a stale condition and waits on; set ObservedGeneration: %s",
 			what, where, gen),
 	}
 	if t.expr != nil {
