@@ -42,9 +42,13 @@
 //     alongside: r.setCondition(obj, metav1.Condition{...}).
 //
 // The condition is reported whether or not the object's type has the
-// status subresource: without it the API server still increments
+// status subresource (without it the API server increments
 // metadata.generation on every change but metadata, and clients compare
-// the two the same way.
+// the two the same way), and whether or not the status also carries an
+// observedGeneration of its own, which does not say which condition is
+// current. The object's type needs only metav1.ObjectMeta: a custom
+// resource, a Gateway API route, a built-in kind whose status holds
+// metav1.Conditions (a Service's, for one).
 //
 // # Wrong
 //
@@ -110,11 +114,14 @@
 //     newCondition("Ready", ...))`): the helper cannot set the generation
 //     and the caller builds no literal; nor conditions set through a
 //     function of another package (cluster-api's conditions.Set, a
-//     project's library), through an interface method or a func value, or
-//     collected in a slice that is then ranged over;
-//   - conditions of objects whose ObservedGeneration the status also
-//     carries at the top (status.observedGeneration) are reported all the
-//     same: it does not say which condition is current;
+//     project's library), through an interface method or a func value,
+//     collected in a slice that is then ranged over, or kept in a struct
+//     variable's field before it reaches the status;
+//   - an empty literal, metav1.Condition{}, whose fields are not set in
+//     it: SSA folds it to a zero value, and a condition is built there
+//     field by field, which the analyzer does not follow;
+//   - conditions of an object that a function does not have at hand: a
+//     helper handed the condition that fetches the object itself.
 //   - code in _test.go files: tests build conditions to compare with and
 //     to seed fake clients.
 package observedgeneration
