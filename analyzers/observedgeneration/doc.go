@@ -10,15 +10,17 @@
 // pkg/apis/meta/v1/types.go): a client that changes an object's spec waits
 // until a condition's ObservedGeneration reaches the object's new
 // generation before it trusts the condition's status, because until then
-// the condition describes the old spec. A condition set without it reads
-// 0, which is never current: Flagger (v1.42 and later) stalls a canary
-// with "observed generation: 0, current generation: 1" (linkerd2 issue
-// 14964), the Gateway API's conformance tests and spec require it on
-// every route and gateway condition, and generic waits built on the same
-// rule never see the object ready. meta.SetStatusCondition copies
-// ObservedGeneration from the condition it is given
-// (pkg/api/meta/conditions.go), so a literal without the field also resets
-// a generation set earlier to 0.
+// the condition describes the old spec. A condition set without it has
+// the field left out (it is omitempty) and reads 0 in a typed client,
+// which is never current: Flagger (v1.42 and later) stalls a canary with
+// "observed generation: 0, current generation: 1" (linkerd2 issue 14964),
+// and the Gateway API's spec and conformance tests require the field on
+// every route and gateway condition. (kubectl wait falls back to
+// status.observedGeneration when a condition has none.)
+// meta.SetStatusCondition copies ObservedGeneration from the condition it
+// is given (pkg/api/meta/conditions.go, since apimachinery v0.20:
+// kubernetes PR 95961), so a literal without the field also resets a
+// generation set earlier to 0.
 //
 // The analyzer looks at every metav1.Condition composite literal outside
 // _test.go files that does not give ObservedGeneration a value (or gives
@@ -29,8 +31,10 @@
 // enclosing literals (a Gateway API RouteParentStatus), and package
 // helpers that take the condition as a parameter. It reports the literal
 // when the value is set in the status of an object whose generation can
-// be read (a type with an embedded metav1.ObjectMeta), with that object
-// at hand in the same function:
+// be read (a type with an embedded metav1.ObjectMeta that is not a
+// built-in kind: a custom resource, whose generation the API server sets
+// on create and increments on every change but metadata), with that
+// object at hand in the same function:
 //
 //   - meta.SetStatusCondition(&obj.Status.Conditions, cond), also for
 //     conditions deeper in the status (&route.Status.Parents[i].Conditions);
@@ -46,9 +50,7 @@
 // metadata.generation on every change but metadata, and clients compare
 // the two the same way), and whether or not the status also carries an
 // observedGeneration of its own, which does not say which condition is
-// current. The object's type needs only metav1.ObjectMeta: a custom
-// resource, a Gateway API route, a built-in kind whose status holds
-// metav1.Conditions (a Service's, for one).
+// current.
 //
 // # Wrong
 //
@@ -104,6 +106,12 @@
 //   - condition types other than metav1.Condition: cluster-api's
 //     clusterv1.Condition, corev1.PodCondition, a project's own Condition
 //     struct, most of which have no ObservedGeneration field;
+//   - conditions of built-in kinds (k8s.io/api, apiextensions,
+//     apiregistration): whether their metadata.generation moves is each
+//     kind's registry strategy's choice, and several whose status holds
+//     metav1.Conditions never set it (Service, ServiceCIDR,
+//     StorageVersionMigration, PodCertificateRequest in kubernetes
+//     v1.37), so 0 is their generation;
 //   - conditions in the status of types without an embedded ObjectMeta,
 //     of unstructured objects, of a status copied out of the object
 //     (`st := obj.Status.DeepCopy()`), and of an object being built in a

@@ -176,7 +176,7 @@ func (c *checker) report(lit *ast.CompositeLit, t target) {
 	d := analysis.Diagnostic{
 		Pos: lit.Pos(),
 		End: lit.End(),
-		Message: fmt.Sprintf("%s %s has no ObservedGeneration: it reads 0, which a client comparing it with metadata.generation (Flagger, the Gateway API's conformance tests) takes for a stale condition and waits on; set ObservedGeneration: %s",
+		Message: fmt.Sprintf("%s %s has no ObservedGeneration: the field is left out, so a client that compares it with metadata.generation (Flagger, the Gateway API's conformance tests) reads 0 and takes the condition for stale; set ObservedGeneration: %s",
 			what, where, gen),
 	}
 	if t.expr != nil {

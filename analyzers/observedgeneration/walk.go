@@ -281,12 +281,21 @@ func (w *walk) paramIndex(v ssa.Value) int {
 }
 
 // hasGeneration reports whether t (a pointer to an API type) has
-// metadata.generation: the Generation field of an embedded
-// metav1.ObjectMeta.
+// metadata.generation that moves with its spec: the Generation field of an
+// embedded metav1.ObjectMeta, in a type that is not a built-in kind. A
+// custom resource's generation is set on create and incremented on every
+// change the API server keeps but metadata (apiextensions' strategy); a
+// built-in kind's is its registry strategy's choice, and several kinds
+// whose status holds metav1.Conditions never set it (Service, ServiceCIDR,
+// StorageVersionMigration, PodCertificateRequest in kubernetes v1.37).
 func hasGeneration(t types.Type) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Generation")
 	v, ok := obj.(*types.Var)
-	return ok && v.IsField() && v.Pkg() != nil && v.Pkg().Path() == kube.MetaV1Pkg
+	if !ok || !v.IsField() || v.Pkg() == nil || v.Pkg().Path() != kube.MetaV1Pkg {
+		return false
+	}
+	n := kube.Named(t)
+	return n != nil && n.Obj().Pkg() != nil && kube.BuiltinGroup(n.Obj().Pkg().Path()) == ""
 }
 
 func isSlice(t types.Type) bool {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -99,6 +98,9 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 			return ctrl.Result{}, err
 		}
 	}
+	if err := r.claimReady(ctx, &svc, ip); err != nil {
+		return ctrl.Result{}, err
+	}
 	return ctrl.Result{}, r.setIngress(ctx, &svc, ip)
 }
 
@@ -108,11 +110,6 @@ func (r *LoadBalancerReconciler) setIngress(ctx context.Context, svc *corev1.Ser
 		return nil
 	}
 	svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: ip}}
-	meta.SetStatusCondition(&svc.Status.Conditions, metav1.Condition{ // observedgeneration: no ObservedGeneration, so a client waiting for the Service's generation never sees it ready
-		Type:   "LoadBalancerReady",
-		Status: metav1.ConditionTrue,
-		Reason: "Provisioned",
-	})
 	return r.Update(ctx, svc) // statusupdate: Update ignores status, a subresource of Service
 }
 

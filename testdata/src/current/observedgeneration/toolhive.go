@@ -21,7 +21,7 @@ type RemoteProxyReconciler struct {
 func (r *RemoteProxyReconciler) updateProxyStatus(ctx context.Context, proxy *RemoteProxy, ready, pending int) error {
 	if ready > 0 {
 		proxy.Status.Phase = "Ready"
-		meta.SetStatusCondition(&proxy.Status.Conditions, metav1.Condition{ // want `condition "Ready" set on proxy's status at line 24 has no ObservedGeneration: it reads 0, which a client comparing it with metadata.generation \(Flagger, the Gateway API's conformance tests\) takes for a stale condition and waits on; set ObservedGeneration: proxy.Generation`
+		meta.SetStatusCondition(&proxy.Status.Conditions, metav1.Condition{ // want `condition "Ready" set on proxy's status at line 24 has no ObservedGeneration: the field is left out, so a client that compares it with metadata.generation \(Flagger, the Gateway API's conformance tests\) reads 0 and takes the condition for stale; set ObservedGeneration: proxy.Generation`
 			Type:    ConditionReady,
 			Status:  metav1.ConditionTrue,
 			Reason:  ReasonDeploymentReady,
