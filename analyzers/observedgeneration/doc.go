@@ -109,9 +109,10 @@
 //   - conditions of built-in kinds (k8s.io/api, apiextensions,
 //     apiregistration): whether their metadata.generation moves is each
 //     kind's registry strategy's choice, and several whose status holds
-//     metav1.Conditions never set it (Service, ServiceCIDR,
-//     StorageVersionMigration, PodCertificateRequest in kubernetes
-//     v1.37), so 0 is their generation;
+//     metav1.Conditions leave it at 0 whatever their spec does (Service,
+//     ServiceCIDR, StorageVersionMigration, PodCertificateRequest in
+//     kubernetes v1.37; only a graceful deletion moves it), so 0 is the
+//     generation their conditions observe;
 //   - conditions in the status of types without an embedded ObjectMeta,
 //     of unstructured objects, of a status copied out of the object
 //     (`st := obj.Status.DeepCopy()`), and of an object being built in a

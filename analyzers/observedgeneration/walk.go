@@ -286,8 +286,9 @@ func (w *walk) paramIndex(v ssa.Value) int {
 // custom resource's generation is set on create and incremented on every
 // change the API server keeps but metadata (apiextensions' strategy); a
 // built-in kind's is its registry strategy's choice, and several kinds
-// whose status holds metav1.Conditions never set it (Service, ServiceCIDR,
-// StorageVersionMigration, PodCertificateRequest in kubernetes v1.37).
+// whose status holds metav1.Conditions leave it at 0 whatever their spec
+// does (Service, ServiceCIDR, StorageVersionMigration,
+// PodCertificateRequest in kubernetes v1.37).
 func hasGeneration(t types.Type) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Generation")
 	v, ok := obj.(*types.Var)

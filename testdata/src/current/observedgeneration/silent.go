@@ -121,9 +121,10 @@ func logged(obj *RemoteProxy) string {
 }
 
 // serviceCondition sets a condition on a built-in kind: a Service's
-// metadata.generation is never set by its registry strategy, so 0 is its
-// generation (shaped on kubernetes' storageversionmigrator, v1.37, whose
-// StorageVersionMigration does not track generation either).
+// registry strategy leaves metadata.generation at 0 whatever the spec
+// does, so 0 is the generation observed (shaped on kubernetes'
+// storageversionmigrator, v1.37, whose StorageVersionMigration's strategy
+// does the same).
 func serviceCondition(svc *corev1.Service) {
 	meta.SetStatusCondition(&svc.Status.Conditions, metav1.Condition{Type: "LoadBalancerReady", Status: metav1.ConditionTrue, Reason: "Provisioned"})
 }
