@@ -21,6 +21,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/internal/manual"
 	"github.com/ctrllint/ctrllint/analyzers/internal/summary"
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
+	"github.com/ctrllint/ctrllint/analyzers/observedgeneration"
 	"github.com/ctrllint/ctrllint/analyzers/ownerkind"
 	"github.com/ctrllint/ctrllint/analyzers/patchbase"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
@@ -56,6 +57,7 @@ var definitions = withSuppression([]*define.Definition{
 	finalizer.Definition,
 	unwatched.Definition,
 	finalizerpatch.Definition,
+	observedgeneration.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

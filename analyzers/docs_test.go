@@ -222,6 +222,7 @@ var noV017Fixture = map[string]string{
 	"finalizer":          "it matches typed-client calls by receiver and scans every argument, with or without a context",
 	"clientperreconcile": "kubernetes.NewForConfig and the informer factories' constructors are the same since v0.17",
 	"ownerkind":          "metav1.OwnerReference and NewControllerRef are the same since v0.17",
+	"observedgeneration": "apimachinery v0.17 has neither metav1.Condition nor meta.SetStatusCondition (both came in v0.19): there is nothing to report",
 }
 
 // TestV017Fixtures: every analyzer has a fixture in the client-go v0.17

@@ -23,4 +23,5 @@ var known = []string{
 	"finalizer",
 	"unwatched",
 	"finalizerpatch",
+	"observedgeneration",
 }

@@ -136,7 +136,7 @@ func (c *Controller) Label(ctx context.Context, key string) error {
 		w.Labels = map[string]string{}
 	}
 	w.Labels["synced"] = "true"
-	w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{Type: "Synced", Status: metav1.ConditionTrue})
+	w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{Type: "Synced", Status: metav1.ConditionTrue, ObservedGeneration: w.Generation})
 	return c.update(ctx, w)
 }
 `

@@ -106,6 +106,9 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err := r.recordAddress(ctx, &svc, id, ip); err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := r.claimReady(ctx, &svc, ip); err != nil {
+		return ctrl.Result{}, err
+	}
 	return ctrl.Result{}, r.setIngress(ctx, &svc, ip)
 }
 

@@ -56,7 +56,7 @@ func (r *PolicyReconciler) markRunning(ctx context.Context, dep *appsv1.Deployme
 func (r *PolicyReconciler) setHealthy(ctx context.Context, policy *Policy, healthy bool) error {
 	patch := client.MergeFrom(policy) // want `policy.Status.Healthy is set \(line 58\) before r.Status\(\).Patch sends it \(line 60\)`
 	policy.Status.Healthy = healthy
-	meta.SetStatusCondition(&policy.Status.Conditions, metav1.Condition{Type: "Healthy", Status: metav1.ConditionTrue, Reason: "Probed"})
+	meta.SetStatusCondition(&policy.Status.Conditions, metav1.Condition{Type: "Healthy", Status: metav1.ConditionTrue, Reason: "Probed", ObservedGeneration: policy.Generation})
 	return r.Status().Patch(ctx, policy, patch)
 }
 

@@ -27,7 +27,7 @@ func (r *AppReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 	if err := r.Get(ctx, req.NamespacedName, &app); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Deployed"})
+	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Deployed", ObservedGeneration: app.Generation})
 	app.Status.ObservedGeneration = app.Generation
 	if err := r.Update(ctx, &app); err != nil { // want `App status set at line 30 is sent only with Update, which ignores status: App has a status subresource, so the change is silently dropped; write status with Status\(\).Update`
 		return ctrl.Result{}, err
@@ -57,7 +57,7 @@ func (r *AppReconciler) patchPhase(ctx context.Context, app *App) error {
 
 // setReady is a package helper that stores a condition.
 func setReady(app *App, reason string) {
-	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: reason})
+	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: reason, ObservedGeneration: app.Generation})
 }
 
 // viaHelper: the helper's store counts where it is called.
@@ -82,7 +82,7 @@ func (r *AppReconciler) viaUpdateHelper(ctx context.Context, app *App) error {
 
 // statusOnly writes status through the status writer.
 func (r *AppReconciler) statusOnly(ctx context.Context, app *App) error {
-	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Deployed"})
+	meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Deployed", ObservedGeneration: app.Generation})
 	return r.Status().Update(ctx, app)
 }
 
