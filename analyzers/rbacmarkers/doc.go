@@ -3,29 +3,156 @@
 //
 // # Analyzer rbacmarkers
 //
-// rbacmarkers: report client calls no +kubebuilder:rbac marker grants, and markers controller-gen never reads
+// rbacmarkers: report API calls no +kubebuilder:rbac marker grants, and rbac markers controller-gen never reads
 //
-// TODO.
+// A kubebuilder or operator-sdk project does not write its ClusterRole:
+// controller-gen generates it (config/rbac/role.yaml) from the
+// +kubebuilder:rbac markers in the code. A call the markers do not grant
+// is refused by the API server once the controller runs in a cluster
+// ("jobs.batch is forbidden: User ... cannot list resource jobs"), though
+// every test against envtest or a cluster-admin kubeconfig passed. A read
+// through the manager's client is served by an informer, which lists and
+// watches: without those verbs the informer retries forever and the read
+// blocks until its context ends. And controller-gen reads rbac markers
+// only at package level: a marker in a func's doc comment (no blank line
+// between the markers and "// Reconcile ..."), in a type's doc comment, in
+// a function body or in a _test.go file is silently dropped, and the role
+// lacks all it grants (VictoriaMetrics/operator#2543: every marker of the
+// operator sat directly above its Reconcile funcs).
+//
+// The analyzer reads the markers as controller-tools does
+// (pkg/markers/collect.go: the comment groups of a file taken as package
+// markers; pkg/rbac/parser.go: groups, resources with /subresource,
+// resourceNames, verbs, urls, namespace; lists a;b or {a,b}; core for the
+// core group), and reports:
+//
+//   - a marker controller-gen does not read, where it is: in the doc
+//     comment of a func, method or type, var or const declaration; in a
+//     function body, a struct, a var block; an end-of-line comment; in a
+//     _test.go file;
+//   - in a package that has markers controller-gen reads, a call no marker
+//     of the module grants (controller-gen usually runs on the whole
+//     module, paths="./...", and writes one role: the markers of the
+//     package are looked at first, then those of every other package of
+//     the module, read from disk):
+//   - controller-runtime's Create, Update, Patch, Delete and DeleteAllOf
+//     (create, update, patch, delete, deletecollection),
+//     Status().Update and Patch and SubResource("name") writes (update or
+//     patch on resource/status or resource/name), of an object of a
+//     concrete type;
+//   - Get and List through the manager's client: a reconciler's embedded
+//     client.Client, a client.Client field, mgr.GetClient(); they read
+//     from the cache, whose informer needs list and watch. Through an API
+//     reader (mgr.GetAPIReader(), a client.Reader field named for it)
+//     they need get or list. Through another client, or when the
+//     manager's setup may read around the cache (DisableFor,
+//     ClientDisableCacheFor, a NewClient or client.New beside
+//     NewManager), only what both ways would need: a Get is reported
+//     when neither get nor list and watch is granted, a List without
+//     list;
+//   - controllerutil.CreateOrUpdate and CreateOrPatch: the read, create,
+//     and update or patch;
+//   - watches that start an informer (builder For, Owns and Watches,
+//     source.Kind, a cache's GetInformer): list and watch;
+//   - the calls of a typed clientset's resource client (get, list, watch,
+//     create, update, patch, delete, deletecollection, UpdateStatus and
+//     ApplyStatus on status, Apply);
+//   - SetControllerReference (controllerutil's or ctrl's): it sets
+//     blockOwnerDeletion on the reference to the owner, and a cluster
+//     running the OwnerReferencesPermissionEnforcement admission plugin
+//     (OpenShift does) then refuses to create or update the object
+//     without update on the owner's resource/finalizers, the marker
+//     kubebuilder scaffolds for every kind. -rbacmarkers.finalizers=false
+//     turns this off for controllers that never run on such clusters.
+//
+// A marker grants a call as the RBAC authorizer matches it: the group or
+// "*"; the resource, resource/subresource, "*" or "*/subresource"; the
+// verb or "*". The resource of a type is its group (the GroupName
+// constant of its package, as in k8s.io/api; else the package's
+// +groupName marker; else the Group of its GroupVersion) and the plural of
+// its kind: for k8s.io/api apimachinery's guess
+// (meta.UnsafeGuessKindToResource), right for every built-in kind; for a
+// custom kind its +kubebuilder:resource:path, else any regular English
+// plural of the kind, as controller-gen names the CRD.
+// -rbacmarkers.resources names the others: Kind.group=plural pairs
+// separated by commas (Person.example.com=people).
 //
 // # Wrong
 //
-// TODO
+//	// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create
+//
+//	func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+//		...
+//		if err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil { // no marker grants delete
+//
+//	// +kubebuilder:rbac:groups=core,resources=secrets,verbs=get
+//	...
+//	err := r.Get(ctx, key, &secret) // from the cache: its informer lists and watches secrets
+//
+//	// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update
+//	// Reconcile moves the cluster towards the spec.
+//	func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // the markers are its doc comment
 //
 // # Right
 //
-// TODO
+//	// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
+//	// +kubebuilder:rbac:groups=core,resources=secrets,verbs=get;list;watch
+//	// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update
+//
+//	// Reconcile moves the cluster towards the spec.
+//	func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 //
 // # Fix
 //
-// TODO
+// Add the verbs the message names to the markers, then run make
+// manifests; or read a kind the controller must not watch cluster-wide
+// through the API reader. Put markers in a comment block of their own,
+// separated by a blank line from the doc comment below.
+//
+// With -fix, a missing permission gets its marker, after the last marker
+// controller-gen reads in the call's file (else in its package): every
+// finding of that place gets the same edit, which adds what all of them
+// lack. Markers that open the doc comment of a declaration are
+// separated from the rest by a blank line; markers further down a doc
+// comment are moved above it. Markers elsewhere are left to you.
 //
 // # Suppress
 //
-// TODO
+//	if err := r.Create(ctx, &quota); err != nil { //ctrllint:ignore rbacmarkers granted by the admin ClusterRole bound in config/rbac/extra.yaml
+//
+// A reason is required; see docs/README.md for file-wide suppression.
 //
 // # Not reported
 //
-// TODO
+//   - the calls of a package without markers controller-gen reads: a
+//     project without markers manages RBAC by hand, and a package whose
+//     calls are granted by markers elsewhere (helpers called from the
+//     controller package, markers in main.go) is not checked — the
+//     analyzer cannot tell which role binds its callers;
+//   - grants from outside the markers: a hand-written or kustomize-patched
+//     role, an aggregated ClusterRole, a Helm chart's role; markers of
+//     other modules;
+//   - markers controller-gen reads but is not run on (a paths= argument
+//     that leaves the package out): the Makefile is not read;
+//   - a marker controller-gen cannot parse (an unknown argument, no
+//     verbs): controller-gen fails loudly on it; and a comment that is
+//     not a marker at all (// kubebuilder:rbac without the +);
+//   - a marker's namespace (a Role in that namespace, not the
+//     ClusterRole) and resourceNames: the analyzer does not know the
+//     namespace or name a call reaches, and takes them to grant;
+//   - calls on objects of interface type (client.Object in a helper),
+//     unstructured and metadata-only objects, server-side Apply of an
+//     apply configuration, typed clients' other methods (GetLogs, Bind,
+//     Evict, the scale subresource), event recorders, leader election;
+//   - reads through a client.Reader or client.Client the analyzer cannot
+//     place beyond what both kinds of read need (above), and informers a
+//     client-go factory starts;
+//   - finalizers: adding or removing them is an update of the object, and
+//     resource/finalizers is checked only by the admission plugin above,
+//     for blockOwnerDeletion; SetOwnerReference, which does not set it,
+//     and SetControllerReference with options;
+//   - calls in _test.go files: tests use fake clients or envtest's
+//     administrator.
 package rbacmarkers
 
 import _ "embed"

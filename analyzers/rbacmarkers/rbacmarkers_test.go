@@ -1,0 +1,16 @@
+package rbacmarkers_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/ctrllint/ctrllint/analyzers/rbacmarkers"
+)
+
+func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
+
+func TestCurrent(t *testing.T) {
+	analysistest.Run(t, fixture("current"), rbacmarkers.Analyzer, "./rbacmarkers/...")
+}
