@@ -22,6 +22,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/listerbypass"
 	"github.com/ctrllint/ctrllint/analyzers/ownerkind"
 	"github.com/ctrllint/ctrllint/analyzers/patchbase"
+	"github.com/ctrllint/ctrllint/analyzers/rbacmarkers"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
 	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
@@ -52,6 +53,7 @@ var definitions = withSuppression([]*define.Definition{
 	clientperreconcile.Definition,
 	handlerblocking.Definition,
 	finalizer.Definition,
+	rbacmarkers.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

@@ -22,10 +22,17 @@ type need struct {
 	// cache, are what the other kind of read needs: the call is refused
 	// only when neither set is granted.
 	orVerbs []string
-	// why explains verbs beyond the call's own verb (an informer's list
-	// and watch).
-	why string
+	// then is what happens without them; empty for the API server's
+	// refusal of the call itself.
+	then string
 }
+
+// What happens to a read or watch without its verbs.
+const (
+	thenCached = "the manager's client reads it from its cache, whose informer lists and watches: the informer cannot sync, and the read waits until its context ends"
+	thenEither = "neither a read from the manager's cache (list and watch) nor one from the API server (get) is allowed"
+	thenWatch  = "the informer it starts lists and watches: it cannot sync, and the controller waits for it"
+)
 
 // How a controller-runtime client reads.
 type clientMode int
@@ -170,19 +177,19 @@ func (c *checker) readNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types
 		if c.cacheBypassed() {
 			// The manager may read this kind directly: either way works.
 			n.verbs, n.orVerbs = []string{"list", "watch"}, []string{own}
-			n.why = "read from the manager's cache (an informer that lists and watches) or, where the cache is bypassed, from the API server"
+			n.then = thenEither
 		} else {
 			n.verbs = []string{"list", "watch"}
-			n.why = "the manager's client reads from its cache, whose informer lists and watches"
+			n.then = thenCached
 		}
 	default:
 		n.verbs, n.orVerbs = []string{"list", "watch"}, []string{own}
-		n.why = "read from the manager's cache (an informer that lists and watches) or from the API server"
+		n.then = thenEither
 	}
 	if list && n.orVerbs != nil {
 		// Both ways need list: that much is certain.
 		n.verbs, n.orVerbs = []string{"list"}, nil
-		n.why = ""
+		n.then = ""
 	}
 	return []need{n}
 }
@@ -292,8 +299,8 @@ func (c *checker) watchNeeds(call *ast.CallExpr, fn *types.Func) []need {
 	if !ok {
 		return nil
 	}
-	return []need{{call: call, what: fn.Name(), does: "watches", res: res, verbs: []string{"list", "watch"},
-		why: "it starts an informer, which lists and watches"}}
+	return []need{{call: call, what: calledAs(call), does: "watches", res: res, verbs: []string{"list", "watch"},
+		then: thenWatch}}
 }
 
 // sourceKindNeeds reads controller-runtime's &source.Kind{Type: obj}
@@ -315,7 +322,7 @@ func (c *checker) sourceKindNeeds(lit *ast.CompositeLit) []need {
 			return nil
 		}
 		return []need{{call: lit, what: "source.Kind", does: "watches", res: res, verbs: []string{"list", "watch"},
-			why: "it starts an informer, which lists and watches"}}
+			then: thenWatch}}
 	}
 	return nil
 }
@@ -335,20 +342,20 @@ func (c *checker) createOrNeeds(call *ast.CallExpr, fn *types.Func) []need {
 	if fn.Name() == "CreateOrPatch" {
 		write = "patch"
 	}
-	what := "controllerutil." + fn.Name()
+	what := calledAs(call)
 	read := need{call: call, what: what, does: "reads", res: res}
 	switch c.clientMode(call.Args[1]) {
 	case modeDirect:
 		read.verbs = []string{"get"}
 	case modeCached:
 		read.verbs = []string{"list", "watch"}
-		read.why = "it gets the object through the manager's client, which reads from its cache, whose informer lists and watches"
+		read.then = thenCached
 		if c.cacheBypassed() {
 			read.orVerbs = []string{"get"}
 		}
 	default:
 		read.verbs, read.orVerbs = []string{"list", "watch"}, []string{"get"}
-		read.why = "it gets the object first, from the manager's cache (an informer that lists and watches) or from the API server"
+		read.then = thenEither
 	}
 	return []need{
 		read,
@@ -371,9 +378,9 @@ func (c *checker) ownerNeeds(call *ast.CallExpr) []need {
 	if !ok {
 		return nil
 	}
-	return []need{{call: call, what: "controllerutil.SetControllerReference", does: "sets blockOwnerDeletion on its reference to", res: res,
+	return []need{{call: call, what: calledAs(call), does: "sets blockOwnerDeletion on its reference to", res: res,
 		sub: "finalizers", verbs: []string{"update"},
-		why: "a cluster that enforces OwnerReferencesPermissionEnforcement (OpenShift does) refuses to create or update the object otherwise"}}
+		then: "a cluster that enforces OwnerReferencesPermissionEnforcement (OpenShift does) refuses to create or update the object with that reference"}}
 }
 
 // isAliasVar reports whether a call calls controller-runtime's
@@ -452,6 +459,23 @@ func (c *checker) typedSubresource(call *ast.CallExpr, fn *types.Func) (string, 
 		return c.constString(subs[0])
 	}
 	return "", false
+}
+
+// calledAs is how the code names the called function: r.Create,
+// controllerutil.CreateOrUpdate, Owns.
+func calledAs(call *ast.CallExpr) string {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if _, ok := fun.X.(*ast.CallExpr); ok {
+			return fun.Sel.Name // a chain: builder...Owns
+		}
+		return types.ExprString(fun)
+	case *ast.IndexExpr:
+		return calledAs(&ast.CallExpr{Fun: fun.X})
+	case *ast.IndexListExpr:
+		return calledAs(&ast.CallExpr{Fun: fun.X})
+	}
+	return types.ExprString(call.Fun)
 }
 
 // callee is the function or method a call statically names.

@@ -183,15 +183,15 @@ func (c *checker) reportMissing(fs []finding) {
 			res = f.res.plural + "/" + f.sub + groupSuffix(f.res.group)
 		}
 		var msg strings.Builder
-		fmt.Fprintf(&msg, "%s %s %s (%s), but no +kubebuilder:rbac marker grants %s on %s", f.what, f.does, article(f.res.kind), res, andList(f.missing), res)
+		fmt.Fprintf(&msg, "%s %s %s, and no +kubebuilder:rbac marker grants %s on %s", f.what, f.does, article(f.res.kind), andList(f.missing), res)
 		if f.orVerbs != nil {
-			fmt.Fprintf(&msg, " nor %s", andList(f.orVerbs))
+			fmt.Fprintf(&msg, " (nor %s)", andList(f.orVerbs))
 		}
-		switch {
-		case f.why != "":
-			fmt.Fprintf(&msg, " (%s)", f.why)
+		then := f.then
+		if then == "" {
+			then = "the API server refuses the call under the role controller-gen generates"
 		}
-		fmt.Fprintf(&msg, ": the role controller-gen generates lacks it and the API server refuses the call; add %s", markerLine(f.res, f.sub, f.missing, c.coreStyle()))
+		fmt.Fprintf(&msg, ": %s; add %s", then, markerLine(f.res, f.sub, f.missing, c.coreStyle()))
 		d := analysis.Diagnostic{Pos: f.call.Pos(), End: f.call.End(), Message: msg.String()}
 		if fix, ok := fixes[i]; ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -204,7 +204,6 @@ func (c *checker) reportMissing(fs []finding) {
 func (c *checker) reportUnread(ms []*marker) {
 	fixes := c.moveMarkerFixes(ms)
 	for _, m := range ms {
-		text := strings.TrimSpace(strings.TrimPrefix(m.comment.Text, "//"))
 		advice := "move it above the declaration, separated from any doc comment by a blank line"
 		switch {
 		case m.doc != nil:
@@ -212,8 +211,8 @@ func (c *checker) reportUnread(ms []*marker) {
 		case strings.HasPrefix(m.where, "a _test.go"):
 			advice = "move it to a file of the package's code"
 		}
-		msg := fmt.Sprintf("controller-gen does not read this marker: it is in %s, and rbac markers are read only at package level, so the role lacks what %s grants; %s",
-			m.where, text, advice)
+		msg := fmt.Sprintf("controller-gen does not read this +kubebuilder:rbac marker: it is in %s, and rbac markers are read only at package level, so the role lacks what it grants; %s",
+			m.where, advice)
 		d := analysis.Diagnostic{Pos: m.comment.Pos(), End: m.comment.End(), Message: msg}
 		if fix, ok := fixes[m]; ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}

@@ -12,5 +12,5 @@ import (
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
 func TestCurrent(t *testing.T) {
-	analysistest.Run(t, fixture("current"), rbacmarkers.Analyzer, "./rbacmarkers/...")
+	analysistest.RunWithSuggestedFixes(t, fixture("current"), rbacmarkers.Analyzer, "./rbacmarkers/...")
 }

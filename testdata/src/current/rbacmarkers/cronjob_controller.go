@@ -75,7 +75,7 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 			if int32(i) >= int32(len(successful))-*limit {
 				break
 			}
-			if err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil { // want `r\.Delete deletes a Job \(jobs\.batch\), but no \+kubebuilder:rbac marker grants delete on jobs\.batch: the role controller-gen generates lacks it and the API server refuses the call; add // \+kubebuilder:rbac:groups=batch,resources=jobs,verbs=delete`
+			if err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil { // want `r\.Delete deletes a Job, and no \+kubebuilder:rbac marker grants delete on jobs\.batch: the API server refuses the call under the role controller-gen generates; add // \+kubebuilder:rbac:groups=batch,resources=jobs,verbs=delete`
 				return ctrl.Result{}, err
 			}
 		}
