@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -192,7 +193,7 @@ func (c *checker) reportMissing(fs []finding) {
 			then = "the API server refuses the call under the role controller-gen generates"
 		}
 		fmt.Fprintf(&msg, ": %s; add %s", then, markerLine(f.res, f.sub, f.missing, c.coreStyle()))
-		d := analysis.Diagnostic{Pos: f.call.Pos(), End: f.call.End(), Message: msg.String()}
+		d := analysis.Diagnostic{Pos: reportPos(f.call), End: f.call.End(), Message: msg.String()}
 		if fix, ok := fixes[i]; ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
@@ -219,6 +220,19 @@ func (c *checker) reportUnread(ms []*marker) {
 		}
 		c.pass.Report(d)
 	}
+}
+
+// reportPos is where a call's finding goes: the method's name in a chain
+// (builder...Owns), else the call's start.
+func reportPos(n ast.Node) token.Pos {
+	if call, ok := n.(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if _, chained := ast.Unparen(sel.X).(*ast.CallExpr); chained {
+				return sel.Sel.Pos()
+			}
+		}
+	}
+	return n.Pos()
 }
 
 func groupSuffix(group string) string {
