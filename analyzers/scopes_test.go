@@ -50,6 +50,7 @@ var scopeReads = map[string]struct {
 	"ownerkind.builtinGV: *types.Package from pkg":                             {"", "a package the analysed one imports directly (visible)"},
 	"(*ownerkind.checker).customIdentity: *types.Package from pkg":             {"", "the owner type's package, imported directly (visible)"},
 	"(*ownerkind.checker).pkgVars: *types.Package from c.pass.Pkg":             {"", "the analysed package"},
+	"(*rbacmarkers.checker).findGroup: *types.Package from pkg":                {"", "an object type's package, only when the analysed package imports it directly (visible)"},
 }
 
 // A scope read of a package known only from other packages' export data

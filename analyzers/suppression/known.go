@@ -21,4 +21,5 @@ var known = []string{
 	"clientperreconcile",
 	"handlerblocking",
 	"finalizer",
+	"rbacmarkers",
 }
