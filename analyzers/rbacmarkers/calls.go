@@ -31,7 +31,7 @@ type need struct {
 const (
 	thenCached = "the manager's client reads it from its cache, whose informer lists and watches: the informer cannot sync, and the read waits until its context ends"
 	thenEither = "neither a read from the manager's cache (list and watch) nor one from the API server (get) is allowed"
-	thenWatch  = "the informer it starts lists and watches: it cannot sync, and the controller waits for it"
+	thenWatch  = "an informer lists and watches: this one cannot sync, and the controller fails to start"
 )
 
 // How a controller-runtime client reads.
@@ -91,9 +91,26 @@ func (c *checker) crClientNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *t
 	}
 	_, recvName := kube.PathName(sig.Recv().Type())
 	what := types.ExprString(sel)
+	client := sel.X
+	if recvName == "StatusWriter" || recvName == "SubResourceWriter" {
+		// r.Status().Update: the client is r.
+		inner, isCall := ast.Unparen(sel.X).(*ast.CallExpr)
+		if !isCall {
+			return nil
+		}
+		innerSel, isSel := ast.Unparen(inner.Fun).(*ast.SelectorExpr)
+		if !isSel {
+			return nil
+		}
+		client = innerSel.X
+	}
+	mode, ok := c.clientOf(client)
+	if !ok {
+		return nil
+	}
 	switch recvName {
 	case "Reader":
-		return c.readNeeds(call, sel, fn, what)
+		return c.readNeeds(call, fn, what, mode)
 	case "Writer":
 		verb, does := writeVerb(fn.Name())
 		if verb == "" || len(call.Args) < 2 {
@@ -143,7 +160,7 @@ func writeVerb(method string) (verb, does string) {
 // cache it needs list and watch (the informer), through an API reader get
 // or list; through a client the analyzer cannot place, what either
 // needs.
-func (c *checker) readNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types.Func, what string) []need {
+func (c *checker) readNeeds(call *ast.CallExpr, fn *types.Func, what string, mode clientMode) []need {
 	var arg ast.Expr
 	var list bool
 	switch fn.Name() {
@@ -170,7 +187,7 @@ func (c *checker) readNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types
 		own, does = "list", "lists"
 	}
 	n := need{call: call, what: what, does: does, res: res}
-	switch c.clientMode(sel.X) {
+	switch mode {
 	case modeDirect:
 		n.verbs = []string{own}
 	case modeCached:
@@ -194,38 +211,90 @@ func (c *checker) readNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types
 	return []need{n}
 }
 
-// clientMode places the client a call goes through.
-func (c *checker) clientMode(e ast.Expr) clientMode {
+// clientOf places the client a call goes through: ok is false unless it
+// is, by its shape, one the manager hands out, whose requests the role
+// controller-gen generates governs. A client in a local variable or a
+// parameter may be any cluster's (cluster-api's workload cluster clients,
+// from its ClusterCache), and so may a field named for another cluster
+// (RemoteClient, GuestClient, HubClient): their calls are not checked.
+//
+//   - mgr.GetClient() on a manager: the cached client; mgr.GetAPIReader():
+//     the API reader;
+//   - a field holding a controller-runtime client: a client.Client (or a
+//     struct embedding one) reads from the cache, a client.Reader named for
+//     the API reader (kube.IsCRReaderField) from the API server, another
+//     reader either way;
+//   - a struct that embeds client.Client (a kubebuilder reconciler): the
+//     cached client.
+func (c *checker) clientOf(e ast.Expr) (mode clientMode, ok bool) {
 	info := c.pass.TypesInfo
 	e = ast.Unparen(e)
 	switch x := e.(type) {
 	case *ast.CallExpr:
 		fn := callee(info, x)
-		switch {
-		case kube.IsAPIReaderSource(fn):
-			return modeDirect
-		case fn != nil && fn.Name() == "GetClient" && fn.Pkg() != nil && strings.HasPrefix(fn.Pkg().Path(), "sigs.k8s.io/controller-runtime/"):
-			return modeCached
+		sel, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		if fn == nil || !isSel || !isManager(info.TypeOf(sel.X)) {
+			return modeUnknown, false
 		}
-		return modeUnknown
+		switch fn.Name() {
+		case "GetClient":
+			return modeCached, true
+		case "GetAPIReader":
+			return modeDirect, true
+		}
+		return modeUnknown, false
 	case *ast.SelectorExpr:
-		if f, ok := info.Uses[x.Sel].(*types.Var); ok && f.IsField() {
-			switch {
-			case kube.IsCRReaderField(f):
-				return modeDirect
-			case kube.Is(f.Type(), kube.CRClientPkg, "Client") && types.IsInterface(f.Type()):
-				return modeCached
-			}
-			if !embedsClient(f.Type()) {
-				return modeUnknown
-			}
-			return modeCached
+		f, isField := info.Uses[x.Sel].(*types.Var)
+		if !isField || !f.IsField() {
+			return modeUnknown, false
+		}
+		if otherCluster(f.Name()) {
+			return modeUnknown, false
+		}
+		switch path, name := kube.PathName(f.Type()); {
+		case kube.IsCRReaderField(f):
+			return modeDirect, true
+		case path == kube.CRClientPkg && name == "Client" && types.IsInterface(f.Type()):
+			return modeCached, true
+		case path == kube.CRClientPkg && types.IsInterface(f.Type()):
+			return modeUnknown, true // a Reader, Writer or WithWatch: the manager's, read either way
+		case embedsClient(f.Type()):
+			return modeCached, true
+		}
+		return modeUnknown, false
+	case *ast.Ident:
+		if v, isVar := info.Uses[x].(*types.Var); isVar && !otherCluster(v.Name()) && embedsClient(v.Type()) {
+			return modeCached, true // the method's receiver, a reconciler
 		}
 	}
-	if t := info.TypeOf(e); t != nil && embedsClient(t) {
-		return modeCached
+	return modeUnknown, false
+}
+
+// managerCache reports whether e is mgr.GetCache() on a manager.
+func (c *checker) managerCache(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
 	}
-	return modeUnknown
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "GetCache" && isManager(c.pass.TypesInfo.TypeOf(sel.X))
+}
+
+// isManager reports whether t is controller-runtime's manager.Manager.
+func isManager(t types.Type) bool {
+	return t != nil && kube.Is(t, kube.CRManagerPkg, "Manager")
+}
+
+// otherCluster reports whether a field or variable is named for another
+// cluster's client than the manager's.
+func otherCluster(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"remote", "target", "guest", "workload", "tenant", "hub", "spoke", "member", "shoot", "seed", "cluster", "external", "foreign", "peer", "downstream", "upstream"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // embedsClient reports whether t is a struct (or pointer to one) that
@@ -289,7 +358,18 @@ func (c *checker) constString(e ast.Expr) (string, bool) {
 func (c *checker) watchNeeds(call *ast.CallExpr, fn *types.Func) []need {
 	i := 0
 	switch fn.Name() {
-	case "Kind", "GetInformer":
+	case "Kind":
+		// source.Kind(cache, obj): the manager's cache, not another
+		// cluster's.
+		if len(call.Args) < 2 || !c.managerCache(call.Args[0]) {
+			return nil
+		}
+		i = 1
+	case "GetInformer":
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || !c.managerCache(sel.X) {
+			return nil
+		}
 		i = 1
 	}
 	if i >= len(call.Args) {
@@ -299,7 +379,7 @@ func (c *checker) watchNeeds(call *ast.CallExpr, fn *types.Func) []need {
 	if !ok {
 		return nil
 	}
-	return []need{{call: call, what: calledAs(call), does: "watches", res: res, verbs: []string{"list", "watch"},
+	return []need{{call: call, what: calledAs(call), does: "starts an informer on", res: res, verbs: []string{"list", "watch"},
 		then: thenWatch}}
 }
 
@@ -321,7 +401,7 @@ func (c *checker) sourceKindNeeds(lit *ast.CompositeLit) []need {
 		if !ok {
 			return nil
 		}
-		return []need{{call: lit, what: "source.Kind", does: "watches", res: res, verbs: []string{"list", "watch"},
+		return []need{{call: lit, what: "source.Kind", does: "starts an informer on", res: res, verbs: []string{"list", "watch"},
 			then: thenWatch}}
 	}
 	return nil
@@ -343,8 +423,12 @@ func (c *checker) createOrNeeds(call *ast.CallExpr, fn *types.Func) []need {
 		write = "patch"
 	}
 	what := calledAs(call)
+	mode, ok := c.clientOf(call.Args[1])
+	if !ok {
+		return nil
+	}
 	read := need{call: call, what: what, does: "reads", res: res}
-	switch c.clientMode(call.Args[1]) {
+	switch mode {
 	case modeDirect:
 		read.verbs = []string{"get"}
 	case modeCached:
@@ -399,7 +483,7 @@ func isAliasVar(info *types.Info, call *ast.CallExpr, name string) bool {
 // server.
 func (c *checker) typedNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types.Func, recv types.Type) []need {
 	served := kube.ObjectOf(recv)
-	if served == nil {
+	if served == nil || !c.ownClientset(sel.X) {
 		return nil
 	}
 	res, ok := c.resourceOf(served, false)
@@ -440,6 +524,26 @@ func (c *checker) typedNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *type
 		n.verbs, n.does = []string{verb}, does
 	}
 	return []need{n}
+}
+
+// ownClientset reports whether a typed resource client comes, through a
+// chain of calls (CoreV1().Pods(ns)), from a field not named for another
+// cluster: the controller's own clientset. One in a local variable or a
+// parameter may be any cluster's.
+func (c *checker) ownClientset(e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			e = x.Fun
+		case *ast.SelectorExpr:
+			if f, ok := c.pass.TypesInfo.Uses[x.Sel].(*types.Var); ok && f.IsField() {
+				return !otherCluster(f.Name()) && kube.IsClientset(f.Type())
+			}
+			e = x.X
+		default:
+			return false
+		}
+	}
 }
 
 // typedSubresource reads the subresources a typed Patch names (its

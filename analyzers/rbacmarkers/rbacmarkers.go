@@ -48,6 +48,7 @@ type checker struct {
 	groups map[*types.Package]groupName
 	own    []*marker // the package's markers controller-gen reads
 	module moduleScan
+	root   *string // the module's root directory, once found
 }
 
 func run(pass *analysis.Pass, opts options) (any, error) {
@@ -55,11 +56,17 @@ func run(pass *analysis.Pass, opts options) (any, error) {
 		return nil, nil // no rbac marker: RBAC is managed some other way
 	}
 	c := &checker{pass: pass, opts: opts, src: kube.NewSource(pass), groups: map[*types.Package]groupName{}}
+	old := c.oldControllerGen()
 	var unread []*marker
 	for _, f := range pass.Files {
 		test := strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go")
 		for _, m := range fileMarkers(f, test) {
+			if old && !test {
+				m.read = true // controller-tools v0.1 read every marker
+			}
 			switch {
+			case old && !m.read:
+				// What controller-tools v0.1 made of it is not known.
 			case !m.read:
 				unread = append(unread, m)
 			case m.parsed:
@@ -184,7 +191,7 @@ func (c *checker) reportMissing(fs []finding) {
 			res = f.res.plural + "/" + f.sub + groupSuffix(f.res.group)
 		}
 		var msg strings.Builder
-		fmt.Fprintf(&msg, "%s %s %s, and no +kubebuilder:rbac marker grants %s on %s", f.what, f.does, article(f.res.kind), andList(f.missing), res)
+		fmt.Fprintf(&msg, "%s %s %s, and no +kubebuilder:rbac marker grants %s on %s", f.what, f.does, objectPhrase(f.does, f.res.kind), andList(f.missing), res)
 		if f.orVerbs != nil {
 			fmt.Fprintf(&msg, " (nor %s)", andList(f.orVerbs))
 		}
@@ -240,6 +247,26 @@ func groupSuffix(group string) string {
 		return ""
 	}
 	return "." + group
+}
+
+// objectPhrase is what a call acts on: a Deployment it creates,
+// Deployments it lists or watches.
+func objectPhrase(does, kind string) string {
+	switch does {
+	case "lists", "watches", "deletes all of", "starts an informer on":
+		return kindPlural(kind)
+	}
+	return article(kind)
+}
+
+// kindPlural is a kind's plural for a message: Secrets, Ingresses,
+// NetworkPolicies, Endpoints.
+func kindPlural(kind string) string {
+	lower := strings.ToLower(kind)
+	if strings.HasSuffix(lower, "endpoints") {
+		return kind
+	}
+	return kind[:len(kind)-1] + regularPlural(lower)[len(lower)-1:]
 }
 
 // article is "a Deployment", "an Ingress".

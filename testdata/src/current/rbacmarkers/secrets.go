@@ -48,15 +48,19 @@ func refreshToken(ctx context.Context, mgr ctrl.Manager, key client.ObjectKey) (
 	return secret, mgr.GetAPIReader().Get(ctx, key, secret)
 }
 
-// listTokens lists the Secrets through a client it is handed, which may
-// or may not read from a cache: a list needs list either way.
-func listTokens(ctx context.Context, c client.Reader, ns string) (*corev1.SecretList, error) {
-	var list corev1.SecretList
-	return &list, c.List(ctx, &list, client.InNamespace(ns)) // want `c\.List lists a Secret, and no \+kubebuilder:rbac marker grants list on secrets: the API server refuses the call`
+// TokenLister lists tokens through a reader the manager hands it, which
+// may read from the cache or not: a list needs list either way.
+type TokenLister struct {
+	Reader client.Reader
 }
 
-// readSettings reads through a client it is handed: a cached read needs
-// list and watch, a direct one get, which is granted.
+func (l *TokenLister) list(ctx context.Context, ns string) (*corev1.SecretList, error) {
+	var list corev1.SecretList
+	return &list, l.Reader.List(ctx, &list, client.InNamespace(ns)) // want `l\.Reader\.List lists Secrets, and no \+kubebuilder:rbac marker grants list on secrets: the API server refuses the call`
+}
+
+// readSettings reads through a client it is handed, which may be any
+// cluster's: not checked.
 func readSettings(ctx context.Context, c client.Client, key client.ObjectKey) error {
 	return c.Get(ctx, key, &corev1.ConfigMap{})
 }

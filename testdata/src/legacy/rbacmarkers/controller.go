@@ -46,7 +46,7 @@ func (r *ScalerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 func (r *ScalerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&appsv1.Deployment{}).
-		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request { // want `Watches watches a ConfigMap, and no \+kubebuilder:rbac marker grants list and watch on configmaps: the informer it starts lists and watches: it cannot sync, and the controller waits for it; add // \+kubebuilder:rbac:groups=core,resources=configmaps,verbs=list;watch`
+		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request { // want `Watches starts an informer on ConfigMaps, and no \+kubebuilder:rbac marker grants list and watch on configmaps: an informer lists and watches: this one cannot sync, and the controller fails to start; add // \+kubebuilder:rbac:groups=core,resources=configmaps,verbs=list;watch`
 			return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: o.GetNamespace(), Name: o.GetName()}}}
 		})).
 		Complete(r)

@@ -45,7 +45,7 @@ func (r *CaptainReconciler) Reconcile(req ctrl.Request) (ctrl.Result, error) {
 func (r *CaptainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&appsv1.Deployment{}).
-		Watches(&source.Kind{Type: &corev1.Secret{}}, &handler.EnqueueRequestForObject{}). // want `source\.Kind watches a Secret, and no \+kubebuilder:rbac marker grants list and watch on secrets: the informer it starts lists and watches`
+		Watches(&source.Kind{Type: &corev1.Secret{}}, &handler.EnqueueRequestForObject{}). // want `source\.Kind starts an informer on Secrets, and no \+kubebuilder:rbac marker grants list and watch on secrets: an informer lists and watches`
 		Complete(r)
 }
 
