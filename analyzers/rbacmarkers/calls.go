@@ -29,7 +29,7 @@ type need struct {
 
 // What happens to a read or watch without its verbs.
 const (
-	thenCached = "the manager's client reads it from its cache, whose informer lists and watches: the informer cannot sync, and the read waits until its context ends"
+	thenCached = "the manager's client serves it from its cache, whose informer lists and watches: the informer cannot sync, and the read waits until its context ends"
 	thenEither = "neither a read from the manager's cache (list and watch) nor one from the API server (get) is allowed"
 	thenWatch  = "an informer lists and watches: this one cannot sync, and the controller fails to start"
 )
@@ -151,7 +151,7 @@ func writeVerb(method string) (verb, does string) {
 	case "Delete":
 		return "delete", "deletes"
 	case "DeleteAllOf":
-		return "deletecollection", "deletes all of"
+		return "deletecollection", "deletes a collection of"
 	}
 	return "", ""
 }
@@ -506,7 +506,7 @@ func (c *checker) typedNeeds(call *ast.CallExpr, sel *ast.SelectorExpr, fn *type
 	case "Apply":
 		n.verbs, n.does = []string{"patch"}, "applies"
 	case "DeleteCollection":
-		n.verbs, n.does = []string{"deletecollection"}, "deletes all of"
+		n.verbs, n.does = []string{"deletecollection"}, "deletes a collection of"
 	case "Patch":
 		sub, ok := c.typedSubresource(call, fn)
 		if !ok {

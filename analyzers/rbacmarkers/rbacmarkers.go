@@ -253,7 +253,7 @@ func groupSuffix(group string) string {
 // Deployments it lists or watches.
 func objectPhrase(does, kind string) string {
 	switch does {
-	case "lists", "watches", "deletes all of", "starts an informer on":
+	case "lists", "watches", "deletes a collection of", "starts an informer on":
 		return kindPlural(kind)
 	}
 	return article(kind)

@@ -30,7 +30,7 @@ type EmailReconciler struct {
 // Reconcile reads the token and the sender's settings.
 func (r *EmailReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	secret := &corev1.Secret{}
-	if err := r.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: "api-token"}, secret); err != nil { // want `r\.Get reads a Secret, and no \+kubebuilder:rbac marker grants list and watch on secrets: the manager's client reads it from its cache, whose informer lists and watches: the informer cannot sync, and the read waits until its context ends; add // \+kubebuilder:rbac:groups="",resources=secrets,verbs=list;watch`
+	if err := r.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: "api-token"}, secret); err != nil { // want `r\.Get reads a Secret, and no \+kubebuilder:rbac marker grants list and watch on secrets: the manager's client serves it from its cache, whose informer lists and watches: the informer cannot sync, and the read waits until its context ends; add // \+kubebuilder:rbac:groups="",resources=secrets,verbs=list;watch`
 		return ctrl.Result{}, err
 	}
 	// The API reader reads from the API server: get is all it needs.
