@@ -67,7 +67,7 @@ func (c *checker) needsOf(call *ast.CallExpr) []need {
 		return c.watchNeeds(call, fn)
 	case kube.IsFunc(fn, kube.ControllerUtilPkg, "CreateOrUpdate"), kube.IsFunc(fn, kube.ControllerUtilPkg, "CreateOrPatch"):
 		return c.createOrNeeds(call, fn)
-	case kube.IsFunc(fn, kube.ControllerUtilPkg, "SetControllerReference"):
+	case kube.IsFunc(fn, kube.ControllerUtilPkg, "SetControllerReference"), kube.IsFunc(fn, kube.MetaV1Pkg, "NewControllerRef"):
 		return c.ownerNeeds(call)
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -449,13 +449,14 @@ func (c *checker) createOrNeeds(call *ast.CallExpr, fn *types.Func) []need {
 }
 
 // ownerNeeds reads controllerutil.SetControllerReference(owner, obj,
-// scheme), which sets blockOwnerDeletion on the reference: on a cluster
-// that runs the OwnerReferencesPermissionEnforcement admission plugin
-// (OpenShift does), creating or updating obj with it needs update on the
-// owner's finalizers subresource. With options (WithBlockOwnerDeletion)
-// the analyzer does not know what it sets.
+// scheme) and metav1.NewControllerRef(owner, gvk), which set
+// blockOwnerDeletion on the reference: on a cluster that runs the
+// OwnerReferencesPermissionEnforcement admission plugin (OpenShift does),
+// creating or updating an object with it needs update on the owner's
+// finalizers subresource. With options (WithBlockOwnerDeletion) the
+// analyzer does not know what SetControllerReference sets.
 func (c *checker) ownerNeeds(call *ast.CallExpr) []need {
-	if !c.opts.finalizers || len(call.Args) != 3 {
+	if !c.opts.finalizers || len(call.Args) != 3 && len(call.Args) != 2 {
 		return nil
 	}
 	res, ok := c.resourceOf(c.pass.TypesInfo.TypeOf(call.Args[0]), false)

@@ -208,10 +208,20 @@ func (c *checker) reportMissing(fs []finding) {
 	}
 }
 
-// reportUnread reports the rbac markers controller-gen does not read.
+// reportUnread reports the rbac markers controller-gen does not read: one
+// finding for the markers of one comment group, at the first.
 func (c *checker) reportUnread(ms []*marker) {
 	fixes := c.moveMarkerFixes(ms)
-	for _, m := range ms {
+	var groups [][]*marker
+	for i, m := range ms {
+		if i > 0 && ms[i-1].group == m.group {
+			groups[len(groups)-1] = append(groups[len(groups)-1], m)
+			continue
+		}
+		groups = append(groups, []*marker{m})
+	}
+	for _, g := range groups {
+		m := g[0]
 		advice := "move it above the declaration, separated from any doc comment by a blank line"
 		switch {
 		case m.doc != nil:
@@ -219,9 +229,14 @@ func (c *checker) reportUnread(ms []*marker) {
 		case strings.HasPrefix(m.where, "a _test.go"):
 			advice = "move it to a file of the package's code"
 		}
-		msg := fmt.Sprintf("controller-gen does not read this +kubebuilder:rbac marker: it is in %s, and rbac markers are read only at package level, so the role lacks what it grants; %s",
-			m.where, advice)
-		d := analysis.Diagnostic{Pos: m.comment.Pos(), End: m.comment.End(), Message: msg}
+		what, is, grants := "this +kubebuilder:rbac marker", "it is", "it grants"
+		if len(g) > 1 {
+			what, is, grants = fmt.Sprintf("these %d +kubebuilder:rbac markers", len(g)), "they are", "they grant"
+			advice = strings.ReplaceAll(advice, "move it", "move them")
+		}
+		msg := fmt.Sprintf("controller-gen does not read %s: %s in %s, and rbac markers are read only at package level, so the role lacks what %s; %s",
+			what, is, m.where, grants, advice)
+		d := analysis.Diagnostic{Pos: m.comment.Pos(), End: g[len(g)-1].comment.End(), Message: msg}
 		if fix, ok := fixes[m]; ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}

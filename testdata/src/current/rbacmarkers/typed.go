@@ -52,3 +52,11 @@ func (p *PodRoller) podReady(ctx context.Context, ns, name string) (bool, error)
 	}
 	return false, nil
 }
+
+// ownedByLeader is the reference that makes a group's leader pod own its
+// workers' StatefulSet, as LeaderWorkerSet's pod controller sets it
+// (kubernetes-sigs/lws before PR #249, whose fix added the pods/finalizers
+// marker OpenShift needs for it).
+func ownedByLeader(leader *corev1.Pod) metav1.OwnerReference {
+	return *metav1.NewControllerRef(leader, corev1.SchemeGroupVersion.WithKind("Pod")) // want `metav1\.NewControllerRef sets blockOwnerDeletion on its reference to a Pod, and no \+kubebuilder:rbac marker grants update on pods/finalizers: a cluster that enforces OwnerReferencesPermissionEnforcement`
+}

@@ -21,8 +21,8 @@ type VMAgentReconciler struct {
 }
 
 // Reconcile is part of the main kubernetes reconciliation loop.
-// +kubebuilder:rbac:groups=core,resources=nodes,verbs=get;list;watch // want `controller-gen does not read this \+kubebuilder:rbac marker: it is in the doc comment of method VMAgentReconciler\.Reconcile, and rbac markers are read only at package level, so the role lacks what it grants; separate the markers from the doc comment with a blank line`
-// +kubebuilder:rbac:groups=core,resources=nodes/proxy,verbs=get // want `in the doc comment of method VMAgentReconciler\.Reconcile`
+// +kubebuilder:rbac:groups=core,resources=nodes,verbs=get;list;watch // want `controller-gen does not read these 2 \+kubebuilder:rbac markers: they are in the doc comment of method VMAgentReconciler\.Reconcile, and rbac markers are read only at package level, so the role lacks what they grant; separate the markers from the doc comment with a blank line`
+// +kubebuilder:rbac:groups=core,resources=nodes/proxy,verbs=get
 func (r *VMAgentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	// +kubebuilder:rbac:groups=core,resources=endpoints,verbs=get;list;watch // want `it is in the body of method VMAgentReconciler\.Reconcile, .*; move it above the declaration, separated from any doc comment by a blank line`
 	return ctrl.Result{}, nil
