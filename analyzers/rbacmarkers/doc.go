@@ -21,51 +21,69 @@
 // operator sat directly above its Reconcile funcs).
 //
 // The analyzer reads the markers as controller-tools does
-// (pkg/markers/collect.go: the comment groups of a file taken as package
+// (pkg/markers/collect.go: which comment groups of a file are package
 // markers; pkg/rbac/parser.go: groups, resources with /subresource,
 // resourceNames, verbs, urls, namespace; lists a;b or {a,b}; core for the
 // core group), and reports:
 //
-//   - a marker controller-gen does not read, where it is: in the doc
-//     comment of a func, method or type, var or const declaration; in a
-//     function body, a struct, a var block; an end-of-line comment; in a
-//     _test.go file;
-//   - in a package that has markers controller-gen reads, a call no marker
-//     of the module grants (controller-gen usually runs on the whole
-//     module, paths="./...", and writes one role: the markers of the
-//     package are looked at first, then those of every other package of
-//     the module, read from disk):
+//   - markers controller-gen does not read, one finding for those of one
+//     comment group, where they are: in the doc comment of a func, method
+//     or type, var or const declaration; in a function body, a struct, a
+//     var block; an end-of-line comment; in a _test.go file;
+//   - in a package that has markers controller-gen reads, a call of the
+//     manager's clients that no grant covers. The grants are the markers
+//     of the package, then those of every other package of the module
+//     (controller-gen usually runs on the whole module, paths="./...",
+//     and writes one role), then the rules of the Roles and ClusterRoles
+//     written by hand in the module's YAML (kueue's
+//     manager_secrets_role.yaml, a Helm chart's role), but the role
+//     controller-gen generates (its roleName in the Makefile,
+//     manager-role by default); the other packages and the YAML are read
+//     from disk, only when the package's own markers leave a call
+//     ungranted.
+//
+// The calls and what they need:
+//
 //   - controller-runtime's Create, Update, Patch, Delete and DeleteAllOf
 //     (create, update, patch, delete, deletecollection),
 //     Status().Update and Patch and SubResource("name") writes (update or
 //     patch on resource/status or resource/name), of an object of a
 //     concrete type;
-//   - Get and List through the manager's client: a reconciler's embedded
-//     client.Client, a client.Client field, mgr.GetClient(); they read
-//     from the cache, whose informer needs list and watch. Through an API
-//     reader (mgr.GetAPIReader(), a client.Reader field named for it)
-//     they need get or list. Through another client, or when the
-//     manager's setup may read around the cache (DisableFor,
-//     ClientDisableCacheFor, a NewClient or client.New beside
-//     NewManager), only what both ways would need: a Get is reported
-//     when neither get nor list and watch is granted, a List without
-//     list;
+//   - Get and List: through the manager's cached client they read from
+//     its cache, whose informer needs list and watch; through the API
+//     reader they need get or list; through a client.Reader the analyzer
+//     cannot place, or when the manager's setup may read around the cache
+//     (DisableFor, ClientDisableCacheFor, a NewClient or client.New beside
+//     NewManager), only what both ways would need is asked: a Get is
+//     reported when neither get nor list and watch is granted, a List
+//     without list;
 //   - controllerutil.CreateOrUpdate and CreateOrPatch: the read, create,
 //     and update or patch;
 //   - watches that start an informer (builder For, Owns and Watches,
-//     source.Kind, a cache's GetInformer): list and watch;
-//   - the calls of a typed clientset's resource client (get, list, watch,
+//     source.Kind and GetInformer on the manager's cache): list and
+//     watch;
+//   - the calls of the controller's typed clientset (get, list, watch,
 //     create, update, patch, delete, deletecollection, UpdateStatus and
 //     ApplyStatus on status, Apply);
-//   - SetControllerReference (controllerutil's or ctrl's): it sets
-//     blockOwnerDeletion on the reference to the owner, and a cluster
-//     running the OwnerReferencesPermissionEnforcement admission plugin
-//     (OpenShift does) then refuses to create or update the object
-//     without update on the owner's resource/finalizers, the marker
+//   - SetControllerReference (controllerutil's or ctrl's) and
+//     metav1.NewControllerRef: they set blockOwnerDeletion on the
+//     reference to the owner, and a cluster running the
+//     OwnerReferencesPermissionEnforcement admission plugin (OpenShift
+//     does) then refuses to create or update the object without update on
+//     the owner's resource/finalizers (kueue#1485, lws#249), the marker
 //     kubebuilder scaffolds for every kind. -rbacmarkers.finalizers=false
 //     turns this off for controllers that never run on such clusters.
 //
-// A marker grants a call as the RBAC authorizer matches it: the group or
+// The manager's clients are those it hands out, by their shape: a
+// reconciler's embedded client.Client, a field holding a controller-runtime
+// client or a typed clientset, mgr.GetClient() and mgr.GetAPIReader(). A
+// client in a local variable or a parameter may be any cluster's
+// (cluster-api reads and deletes the Nodes of workload clusters through
+// clients its ClusterCache builds), and so may a field named for another
+// cluster (RemoteClient, GuestClient, HubClient): their calls are left
+// alone.
+//
+// A grant covers a call as the RBAC authorizer matches it: the group or
 // "*"; the resource, resource/subresource, "*" or "*/subresource"; the
 // verb or "*". The resource of a type is its group (the GroupName
 // constant of its package, as in k8s.io/api; else the package's
@@ -118,7 +136,7 @@
 //
 // # Suppress
 //
-//	if err := r.Create(ctx, &quota); err != nil { //ctrllint:ignore rbacmarkers granted by the admin ClusterRole bound in config/rbac/extra.yaml
+//	if err := r.Create(ctx, &quota); err != nil { //ctrllint:ignore rbacmarkers granted by the aggregated ClusterRole the platform binds to every operator
 //
 // A reason is required; see docs/README.md for file-wide suppression.
 //
@@ -127,30 +145,35 @@
 //   - the calls of a package without markers controller-gen reads: a
 //     project without markers manages RBAC by hand, and a package whose
 //     calls are granted by markers elsewhere (helpers called from the
-//     controller package, markers in main.go) is not checked — the
+//     controller package, markers in main.go) is not checked, since the
 //     analyzer cannot tell which role binds its callers;
-//   - grants from outside the markers: a hand-written or kustomize-patched
-//     role, an aggregated ClusterRole, a Helm chart's role; markers of
-//     other modules;
+//   - calls through a client in a local variable or parameter, or in a
+//     field named for another cluster (above), and through helpers that
+//     take the client; calls on objects of interface type (client.Object
+//     in a helper), unstructured and metadata-only objects; server-side
+//     Apply of an apply configuration; typed clients' other methods
+//     (GetLogs, Bind, Evict, the scale subresource); event recorders,
+//     leader election, client-go informer factories;
+//   - what a role outside the module grants (an aggregated ClusterRole, a
+//     chart in another repository), and which ServiceAccount the module's
+//     hand-written roles are bound to: any of their rules counts;
 //   - markers controller-gen reads but is not run on (a paths= argument
-//     that leaves the package out): the Makefile is not read;
+//     that leaves the package out): the Makefile is not read for that;
 //   - a marker controller-gen cannot parse (an unknown argument, no
 //     verbs): controller-gen fails loudly on it; and a comment that is
 //     not a marker at all (// kubebuilder:rbac without the +);
 //   - a marker's namespace (a Role in that namespace, not the
 //     ClusterRole) and resourceNames: the analyzer does not know the
 //     namespace or name a call reaches, and takes them to grant;
-//   - calls on objects of interface type (client.Object in a helper),
-//     unstructured and metadata-only objects, server-side Apply of an
-//     apply configuration, typed clients' other methods (GetLogs, Bind,
-//     Evict, the scale subresource), event recorders, leader election;
-//   - reads through a client.Reader or client.Client the analyzer cannot
-//     place beyond what both kinds of read need (above), and informers a
-//     client-go factory starts;
+//   - in a kubebuilder v1 project (its go.mod requires controller-runtime
+//     or controller-tools v0.1, or its Gopkg.lock pins controller-tools
+//     v0.1), markers in doc comments: that controller-gen read every
+//     marker, and every marker counts there;
 //   - finalizers: adding or removing them is an update of the object, and
 //     resource/finalizers is checked only by the admission plugin above,
 //     for blockOwnerDeletion; SetOwnerReference, which does not set it,
-//     and SetControllerReference with options;
+//     SetControllerReference with options, and owner references built
+//     by hand or in apply configurations (WithBlockOwnerDeletion);
 //   - calls in _test.go files: tests use fake clients or envtest's
 //     administrator.
 package rbacmarkers

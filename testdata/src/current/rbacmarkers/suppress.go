@@ -11,5 +11,5 @@ import (
 // suppressed, with its reason.
 func (r *AccessReconciler) ensureQuota(ctx context.Context, ns string) error {
 	quota := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "access", Namespace: ns}}
-	return r.Create(ctx, quota) //ctrllint:ignore rbacmarkers granted by the admin ClusterRole bound to the manager in config/rbac/quota_binding.yaml
+	return r.Create(ctx, quota) //ctrllint:ignore rbacmarkers granted by the aggregated ClusterRole the platform binds to every operator
 }
