@@ -270,3 +270,19 @@ func TestKindPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestNoteSetup(t *testing.T) {
+	for src, want := range map[string]bool{
+		"mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme})":                                                        false,
+		"mgr, err := ctrl.NewManager(cfg, ctrl.Options{Client: client.Options{Cache: &client.CacheOptions{DisableFor: objs}}})": true,
+		"mgr, err := ctrl.NewManager(cfg, ctrl.Options{ClientDisableCacheFor: []client.Object{&corev1.Secret{}}})":              true,
+		"mgr, err := ctrl.NewManager(cfg, ctrl.Options{NewClient: newUncachedClient})":                                          true,
+		"c, err := client.New(cfg, client.Options{})":                                                                           false, // no manager built here
+	} {
+		c := &checker{}
+		c.noteSetup([]byte(src))
+		if c.module.bypass != want {
+			t.Errorf("%s: bypass %v, want %v", src, c.module.bypass, want)
+		}
+	}
+}
