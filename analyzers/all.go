@@ -25,6 +25,7 @@ import (
 	"github.com/ctrllint/ctrllint/analyzers/ownerkind"
 	"github.com/ctrllint/ctrllint/analyzers/patchbase"
 	"github.com/ctrllint/ctrllint/analyzers/queuedone"
+	"github.com/ctrllint/ctrllint/analyzers/rbacmarkers"
 	"github.com/ctrllint/ctrllint/analyzers/requeueerr"
 	"github.com/ctrllint/ctrllint/analyzers/sharedowner"
 	"github.com/ctrllint/ctrllint/analyzers/statusupdate"
@@ -58,6 +59,7 @@ var definitions = withSuppression([]*define.Definition{
 	unwatched.Definition,
 	finalizerpatch.Definition,
 	observedgeneration.Definition,
+	rbacmarkers.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

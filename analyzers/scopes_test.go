@@ -51,6 +51,7 @@ var scopeReads = map[string]struct {
 	"(*ownerkind.checker).customIdentity: *types.Package from pkg":             {"", "the owner type's package, imported directly (visible)"},
 	"(*ownerkind.checker).pkgVars: *types.Package from c.pass.Pkg":             {"", "the analysed package"},
 	"(*observedgeneration.checker).inScope: *types.Package from c.pass.Pkg":    {"", "the analysed package: which variable a name means where a condition literal is"},
+	"(*rbacmarkers.checker).findGroup: *types.Package from pkg":                {"", "an object type's package, only when the analysed package imports it directly (visible)"},
 }
 
 // A scope read of a package known only from other packages' export data

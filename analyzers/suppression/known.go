@@ -24,4 +24,5 @@ var known = []string{
 	"unwatched",
 	"finalizerpatch",
 	"observedgeneration",
+	"rbacmarkers",
 }

@@ -175,6 +175,12 @@ func (src *Source) typeComments(obj *types.TypeName) []string {
 	return out
 }
 
+// TypeComments returns the comment lines right above a type's declaration
+// (see typeComments): its markers, nearest first.
+func (src *Source) TypeComments(obj *types.TypeName) []string {
+	return src.typeComments(obj)
+}
+
 // HasMarker reports whether the comments right above a type's declaration
 // (see typeComments) hold the marker.
 func (src *Source) HasMarker(obj *types.TypeName, marker string) bool {

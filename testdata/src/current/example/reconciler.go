@@ -63,7 +63,9 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if svc.Spec.Type != corev1.ServiceTypeLoadBalancer {
-		return ctrl.Result{}, nil
+		// A Service no longer of type LoadBalancer keeps no record of one.
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: svc.Name + "-load-balancer", Namespace: svc.Namespace}}
+		return ctrl.Result{}, client.IgnoreNotFound(r.Delete(ctx, cm)) // rbacmarkers: no marker grants delete on configmaps
 	}
 
 	if !svc.DeletionTimestamp.IsZero() {

@@ -29,6 +29,14 @@ const (
 	indexName = "exposed-services"
 )
 
+// The role of the controller manager, which runs both controllers, is
+// generated from the +kubebuilder:rbac markers of this package: these are
+// the client-go controller's, reconciler.go's the reconciler's.
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;update
+// +kubebuilder:rbac:groups=apps,resources=deployments/finalizers,verbs=update
+// +kubebuilder:rbac:groups=core,resources=services,verbs=create
+// +kubebuilder:rbac:groups=core,resources=configmaps,verbs=get;create;update
+
 // controllerKind is the kind of the objects this controller owns things for.
 var controllerKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
 
