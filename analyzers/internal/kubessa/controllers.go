@@ -244,3 +244,23 @@ func AliasCallee(common *ssa.CallCommon) (pkg, name string) {
 	}
 	return p, n
 }
+
+// OnlyMetadata reports whether a builder call's options (its variadic
+// slice) include builder.OnlyMetadata.
+func OnlyMetadata(args []ssa.Value) bool {
+	if len(args) == 0 {
+		return false
+	}
+	opts, _ := flow.Variadic(args[len(args)-1])
+	for _, v := range opts {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if g, ok := load.X.(*ssa.Global); ok && g.Name() == "OnlyMetadata" && g.Pkg.Pkg.Path() == kube.CRBuilderPkg {
+				return true
+			}
+		}
+	}
+	return false
+}
