@@ -24,3 +24,8 @@ var pkgs = []string{
 func TestCurrent(t *testing.T) {
 	analysistest.Run(t, fixture("current"), cachescope.Analyzer, pkgs...)
 }
+
+// TestLegacy: controller-runtime v0.18.
+func TestLegacy(t *testing.T) {
+	analysistest.Run(t, fixture("legacy"), cachescope.Analyzer, pkgs...)
+}

@@ -22,4 +22,5 @@ var known = []string{
 	"handlerblocking",
 	"finalizer",
 	"unwatched",
+	"cachescope",
 }
