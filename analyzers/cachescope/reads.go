@@ -87,6 +87,11 @@ func (p *pkg) call(call *ssa.Call) {
 		p.watch(common.Args[1])
 		return
 	}
+	if pkgPath, fname := kubessa.AliasCallee(common); pkgPath == kube.ControllerUtilPkg && (fname == "CreateOrUpdate" || fname == "CreateOrPatch") && len(common.Args) >= 3 {
+		// (ctx, client, obj, mutate): it Gets obj through the client first.
+		p.read(call, fname, common.Args[1], common.Args[2])
+		return
+	}
 	m, _, args := ssax.MethodCall(common)
 	if m == nil {
 		return
@@ -95,18 +100,22 @@ func (p *pkg) call(call *ssa.Call) {
 		p.watch(args[1])
 		return
 	}
-	i, ok := kube.IsCRClientRead(m)
-	if !ok || i >= len(args) {
-		return
+	if i, ok := kube.IsCRClientRead(m); ok && i < len(args) {
+		p.read(call, m.Name(), ssax.Receiver(common), args[i])
 	}
-	obj := kubessa.ObjectArg(args[i])
-	if obj == nil || !kube.IsCostlyToCache(obj) {
+}
+
+// read records a read of the object obj through the client c, when obj
+// is of a costly kind and where c comes from is known.
+func (p *pkg) read(call *ssa.Call, method string, c, obj ssa.Value) {
+	t := kubessa.ObjectArg(obj)
+	if t == nil || !kube.IsCostlyToCache(t) {
 		return // unstructured, metadata only, or a kind whose informer costs little
 	}
 	srcs := make(map[string]bool)
-	p.sources(ssax.Receiver(common), 0, srcs)
+	p.sources(c, 0, srcs)
 	if len(srcs) > 0 {
-		p.reads = append(p.reads, read{call: call, method: m.Name(), object: obj, sources: srcs})
+		p.reads = append(p.reads, read{call: call, method: method, object: t, sources: srcs})
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // fixHint is what every finding proposes.
-const fixHint = "read it with mgr.GetAPIReader(), or restrict the cache: a ByObject entry with a Label or Field selector, DefaultNamespaces, or client.CacheOptions.DisableFor"
+const fixHint = "read live (through mgr.GetAPIReader(), or by listing the kind in client.CacheOptions.DisableFor), or restrict the cache (a ByObject entry with a Label or Field selector, DefaultNamespaces)"
 
 // report reports the cached reads of costly kinds that the manager built
 // by call makes its cache hold cluster-wide: at the read when it is in
@@ -92,9 +92,9 @@ func (p *pkg) report(call *ssa.Call, facts *CacheFact) {
 			more = fmt.Sprintf(" (and %d more reads)", n)
 		}
 		k := kindOf(key)
-		p.pass.Reportf(call.Pos(), "the manager's cache holds every %s of the cluster%s: %s in %s %s %ss through the manager's cached client%s, "+
+		p.pass.Reportf(call.Pos(), "the manager's cache holds every %s of the cluster%s: %s in %s reads %ss through the manager's cached client%s, "+
 			"no controller watches their content, and these options do not restrict them; %s",
-			k, when, first.At, first.Pkg, lowerFirst(first.Method)+"s", k, more, fixHint)
+			k, when, first.At, first.Pkg, k, more, fixHint)
 	}
 }
 
@@ -120,11 +120,4 @@ func kindOf(key string) string {
 		}
 	}
 	return key
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return string(s[0]|0x20) + s[1:]
 }

@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
@@ -51,6 +52,14 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	ca := &corev1.Secret{}
 	if err := r.Client.Get(ctx, types.NamespacedName{Namespace: "cert-manager", Name: "ca"}, ca); err != nil { //ctrllint:ignore cachescope the operator's RBAC grants Secrets in cert-manager's namespace only, which DefaultNamespaces will scope next release
+		return ctrl.Result{}, err
+	}
+	// CreateOrUpdate Gets the Secret through the client first.
+	token := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: p.Name + "-token"}}
+	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, token, func() error { // want `this CreateOrUpdate of corev1.Secret goes through the manager's cached client`
+		token.StringData = map[string]string{"token": p.Name}
+		return nil
+	}); err != nil {
 		return ctrl.Result{}, err
 	}
 	// Metadata and unstructured reads are cached apart, and only their
