@@ -38,8 +38,10 @@ func (p *pkg) collect() {
 		}
 	}
 	for _, c := range kubessa.Controllers(p.funcs) {
-		if c.Unknown {
-			p.unknownWatch = true
+		for _, call := range c.UnknownCalls {
+			if !untypedWatch(call) {
+				p.unknownWatch = true
+			}
 		}
 		for _, list := range [][]kubessa.Watch{c.For, c.Owns, c.Watches} {
 			for _, w := range list {
@@ -127,7 +129,21 @@ func (p *pkg) watch(v ssa.Value) {
 		p.unknownWatch = true
 		return
 	}
+	if kube.IsUntypedObject(obj) {
+		return // an informer of its own, which serves no typed read
+	}
 	p.watched[kube.ObjectKey(obj)] = true
+}
+
+// untypedWatch reports whether a builder call watches an unstructured or
+// metadata-only object, whose informer is not the one a typed read uses.
+func untypedWatch(call *ssa.Call) bool {
+	_, _, args := ssax.MethodCall(call.Common())
+	if len(args) == 0 {
+		return false
+	}
+	t := kubessa.ObjectArg(args[0])
+	return t != nil && kube.IsUntypedObject(t)
 }
 
 // metadataOnly reports whether a builder call watches its kind's metadata

@@ -162,3 +162,18 @@ func IsCacheIndex(fn *types.Func) bool {
 	return fn != nil && fn.Name() == "IndexField" && fn.Pkg() != nil &&
 		(fn.Pkg().Path() == CRClientPkg || fn.Pkg().Path() == CRCachePkg)
 }
+
+// IsUntypedObject reports whether t (or *t) is an object or list the
+// client reads without a Go type of its kind: unstructured.Unstructured,
+// metav1.PartialObjectMetadata and their lists. controller-runtime's
+// cache keeps their informers apart from the typed ones.
+func IsUntypedObject(t types.Type) bool {
+	path, name := PathName(t)
+	switch path {
+	case UnstructuredPkg:
+		return name == "Unstructured" || name == "UnstructuredList"
+	case MetaV1Pkg:
+		return name == "PartialObjectMetadata" || name == "PartialObjectMetadataList"
+	}
+	return false
+}

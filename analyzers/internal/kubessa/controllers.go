@@ -28,6 +28,8 @@ type Controller struct {
 	// (a Watches of a source built elsewhere, an object that is an
 	// interface value): the controller may watch kinds not listed.
 	Unknown bool
+	// UnknownCalls are those builder calls.
+	UnknownCalls []*ssa.Call
 }
 
 // A Watch is one kind a controller's builder asks the manager's cache to
@@ -72,6 +74,7 @@ func (c *Controller) add(what kube.BuilderCall, call *ssa.Call, args []ssa.Value
 	watch := func(list *[]Watch, obj types.Type) {
 		if obj == nil {
 			c.Unknown = true
+			c.UnknownCalls = append(c.UnknownCalls, call)
 			return
 		}
 		*list = append(*list, Watch{Call: call, Object: obj})

@@ -16,7 +16,11 @@
 //     computeConfigHash still reads through the cached client, and the
 //     Pod list of getPodFailureMessage (PR #204), here behind a
 //     ByObject label selector;
-//   - the APIReader field of PR #204's review, set from mgr.GetAPIReader().
+//   - the APIReader field of PR #204's review, set from mgr.GetAPIReader();
+//   - the Watches of an unstructured CompositeResourceDefinition of
+//     TeraSky-OSS/declarative-conversion-operator v0.3.0
+//     internal/controller/xrdconversionconfig_controller.go: an informer
+//     of its own, which changes nothing for typed reads.
 package controller
 
 import (
@@ -25,7 +29,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -166,7 +172,10 @@ func (r *ServerReconciler) getPodFailureMessage(ctx context.Context, s *Server) 
 }
 
 func (r *ServerReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	xrd := &unstructured.Unstructured{}
+	xrd.SetGroupVersionKind(schema.GroupVersionKind{Group: "apiextensions.crossplane.io", Version: "v1", Kind: "CompositeResourceDefinition"})
 	return ctrl.NewControllerManagedBy(mgr).
+		Watches(xrd, handler.EnqueueRequestsFromMapFunc(r.serversFor)).
 		For(&Server{}).
 		Owns(&appsv1.Deployment{}).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.serversFor)).
