@@ -69,6 +69,8 @@ type pkg struct {
 	checked map[*ssa.Function]bool
 	// callers are the static calls of each function of the package.
 	callers map[*ssa.Function][]*ssa.Call
+	// params memoises where the client a parameter holds comes from.
+	params map[*ssa.Parameter]map[string]bool
 
 	reads         []read          // cached reads of costly kinds
 	watched       map[string]bool // object keys the package's watches keep typed informers of

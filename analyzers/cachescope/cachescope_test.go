@@ -18,6 +18,8 @@ var pkgs = []string{
 	"./cachescope/namespaced",
 	"./cachescope/single",
 	"./cachescope/lib",
+	"./cachescope/opaque",
+	"./cachescope/selector",
 }
 
 // TestCurrent: controller-runtime v0.25.

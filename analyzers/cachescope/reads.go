@@ -23,6 +23,7 @@ func (p *pkg) collect() {
 	p.watched = make(map[string]bool)
 	p.managerFields = make(map[string]bool)
 	p.callers = make(map[*ssa.Function][]*ssa.Call)
+	p.params = make(map[*ssa.Parameter]map[string]bool)
 	for _, fn := range p.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -183,19 +184,34 @@ func (p *pkg) sources(v ssa.Value, depth int, out map[string]bool) {
 			if depth >= maxDepth {
 				continue
 			}
-			fn := o.Parent()
-			for i, param := range fn.Params {
-				if param != o {
-					continue
-				}
-				for _, call := range p.callers[fn] {
-					if i < len(call.Call.Args) {
-						p.sources(call.Call.Args[i], depth+1, out)
-					}
-				}
+			for src := range p.paramSources(o, depth) {
+				out[src] = true
 			}
 		}
 	}
+}
+
+// paramSources returns where the client a parameter holds comes from, at
+// the package's calls of its function; memoised.
+func (p *pkg) paramSources(param *ssa.Parameter, depth int) map[string]bool {
+	if srcs, ok := p.params[param]; ok {
+		return srcs // nil while being computed: a recursive helper adds nothing
+	}
+	p.params[param] = nil
+	srcs := make(map[string]bool)
+	fn := param.Parent()
+	for i, x := range fn.Params {
+		if x != param {
+			continue
+		}
+		for _, call := range p.callers[fn] {
+			if i < len(call.Call.Args) {
+				p.sources(call.Call.Args[i], depth+1, srcs)
+			}
+		}
+	}
+	p.params[param] = srcs
+	return srcs
 }
 
 // fieldKey names field i of the named struct t (or *t) across packages:
