@@ -28,14 +28,16 @@
 // package that calls ctrl.NewManager (manager.New) once reports with what
 // the packages it reaches say. It reports:
 //
-//   - a Get or List of a Secret, ConfigMap or Pod (a typed object or list)
-//     through the manager's client (mgr.GetClient(), a struct field the
+//   - a Get or List of a Secret, ConfigMap or Pod (a typed object or list),
+//     or a controllerutil.CreateOrUpdate or CreateOrPatch of one (which Gets
+//     it first), through the manager's client (mgr.GetClient(), a struct field the
 //     manager's package sets from it, such as a reconciler's embedded
 //     client.Client, or a helper's parameter given one of these), when no
 //     controller of the packages it reaches watches the kind with its
 //     content (For, Owns, Watches, source.Kind, GetInformer, IndexField;
 //     WatchesMetadata and builder.OnlyMetadata keep metadata only, and a
-//     typed read starts a second, full informer), and the manager's
+//     typed read starts a second, full informer; a watch of unstructured
+//     objects has an informer of its own too), and the manager's
 //     options neither limit the cache to namespaces on every path nor
 //     restrict the kind (a ByObject entry with a selector, namespaces or a
 //     transform; DisableFor): at the read when it is in the manager's
