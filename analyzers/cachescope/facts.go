@@ -66,6 +66,7 @@ func (p *pkg) imported() *CacheFact {
 			out.merge(f)
 		}
 	}
+	out.compact()
 	return out
 }
 
@@ -95,6 +96,13 @@ func (p *pkg) export(imported *CacheFact) {
 	if len(f.Reads) == 0 && len(f.Watched) == 0 && len(f.ManagerFields) == 0 && !f.UnknownWatch {
 		return
 	}
+	f.compact()
+	p.pass.ExportPackageFact(f)
+}
+
+// compact sorts the fact's lists and drops what the packages it merges
+// say twice (a package reached through two others).
+func (f *CacheFact) compact() {
 	slices.SortFunc(f.Reads, func(a, b Read) int {
 		return cmp.Or(cmp.Compare(a.Pkg, b.Pkg), cmp.Compare(a.At, b.At), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Method, b.Method))
 	})
@@ -105,5 +113,4 @@ func (p *pkg) export(imported *CacheFact) {
 	f.Watched = slices.Compact(f.Watched)
 	slices.Sort(f.ManagerFields)
 	f.ManagerFields = slices.Compact(f.ManagerFields)
-	p.pass.ExportPackageFact(f)
 }
