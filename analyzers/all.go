@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ctrllint/ctrllint/analyzers/cachemutation"
+	"github.com/ctrllint/ctrllint/analyzers/cachescope"
 	"github.com/ctrllint/ctrllint/analyzers/cachesync"
 	"github.com/ctrllint/ctrllint/analyzers/clientperreconcile"
 	"github.com/ctrllint/ctrllint/analyzers/conflictretry"
@@ -60,6 +61,7 @@ var definitions = withSuppression([]*define.Definition{
 	finalizerpatch.Definition,
 	observedgeneration.Definition,
 	rbacmarkers.Definition,
+	cachescope.Definition,
 })
 
 // withSuppression adds the analyzer that checks the suite's suppression

@@ -223,6 +223,7 @@ var noV017Fixture = map[string]string{
 	"clientperreconcile": "kubernetes.NewForConfig and the informer factories' constructors are the same since v0.17",
 	"ownerkind":          "metav1.OwnerReference and NewControllerRef are the same since v0.17",
 	"observedgeneration": "apimachinery v0.17 has neither metav1.Condition nor meta.SetStatusCondition (both came in v0.19): there is nothing to report",
+	"cachescope":         "controller-runtime v0.5's manager options have no ByObject or client cache options to read (only Namespace, NewCache and NewClient, which kube's table of cache options names); its client reads and builder watches are the legacy module's",
 }
 
 // TestV017Fixtures: every analyzer has a fixture in the client-go v0.17

@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/ctrllint/ctrllint/analyzers/internal/flow"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -139,7 +138,7 @@ func (c *caches) scan(instr ssa.Instruction) {
 			c.dynamic[k] = true
 		}
 	case kube.IsCachedWatch(fn):
-		if onlyMetadata(args) {
+		if kubessa.OnlyMetadata(args) {
 			// For(&v1.Secret{}, builder.OnlyMetadata): the cache keeps
 			// PartialObjectMetadata, and a typed read is not served by it.
 			break
@@ -172,26 +171,6 @@ func (c *caches) scan(instr ssa.Instruction) {
 // source.Kind struct (before v0.15).
 func isSourceKindType(f *types.Var) bool {
 	return f.Name() == "Type" && f.Pkg() != nil && f.Pkg().Path() == kube.CRSourcePkg
-}
-
-// onlyMetadata reports whether a builder call's options (its variadic
-// slice) include builder.OnlyMetadata.
-func onlyMetadata(args []ssa.Value) bool {
-	if len(args) == 0 {
-		return false
-	}
-	opts, _ := flow.Variadic(args[len(args)-1])
-	for _, v := range opts {
-		if mi, ok := v.(*ssa.MakeInterface); ok {
-			v = mi.X
-		}
-		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-			if g, ok := load.X.(*ssa.Global); ok && g.Name() == "OnlyMetadata" && g.Pkg.Pkg.Path() == kube.CRBuilderPkg {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // see records the resource of a lister or informer type.

@@ -25,4 +25,5 @@ var known = []string{
 	"finalizerpatch",
 	"observedgeneration",
 	"rbacmarkers",
+	"cachescope",
 }

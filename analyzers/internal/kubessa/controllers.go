@@ -28,6 +28,8 @@ type Controller struct {
 	// (a Watches of a source built elsewhere, an object that is an
 	// interface value): the controller may watch kinds not listed.
 	Unknown bool
+	// UnknownCalls are those builder calls.
+	UnknownCalls []*ssa.Call
 }
 
 // A Watch is one kind a controller's builder asks the manager's cache to
@@ -73,6 +75,7 @@ func (c *Controller) add(what kube.BuilderCall, call *ssa.Call, args []ssa.Value
 	watch := func(list *[]Watch, obj types.Type) {
 		if obj == nil {
 			c.Unknown = true
+			c.UnknownCalls = append(c.UnknownCalls, call)
 			return
 		}
 		*list = append(*list, Watch{Call: call, Object: obj})
@@ -274,4 +277,24 @@ func AliasCallee(common *ssa.CallCommon) (pkg, name string) {
 		return "", ""
 	}
 	return p, n
+}
+
+// OnlyMetadata reports whether a builder call's options (its variadic
+// slice) include builder.OnlyMetadata.
+func OnlyMetadata(args []ssa.Value) bool {
+	if len(args) == 0 {
+		return false
+	}
+	opts, _ := flow.Variadic(args[len(args)-1])
+	for _, v := range opts {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if g, ok := load.X.(*ssa.Global); ok && g.Name() == "OnlyMetadata" && g.Pkg.Pkg.Path() == kube.CRBuilderPkg {
+				return true
+			}
+		}
+	}
+	return false
 }

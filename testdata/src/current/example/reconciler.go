@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -119,7 +120,7 @@ func (r *LoadBalancerReconciler) Reconcile(ctx context.Context, req ctrl.Request
 // that it goes when the Service goes.
 func (r *LoadBalancerReconciler) recordAddress(ctx context.Context, svc *corev1.Service, id, ip string) error {
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: svc.Name + "-load-balancer", Namespace: svc.Namespace}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error {
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error { // cachescope: its Get through the manager's cache starts an informer of every ConfigMap of the cluster
 		cm.Data = map[string]string{"id": id, "ip": ip}
 		return controllerutil.SetControllerReference(svc, cm, r.Scheme) // unwatched: the ConfigMap is never watched, so one deleted by hand stays gone
 	})
@@ -141,4 +142,18 @@ func (r *LoadBalancerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&corev1.Service{}).
 		Named("loadbalancer").
 		Complete(r)
+}
+
+// Run builds the manager, with the options kubebuilder scaffolds, and runs
+// the reconciler until ctx is done.
+func Run(ctx context.Context, cfg *rest.Config, cloud LoadBalancers) error {
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{})
+	if err != nil {
+		return err
+	}
+	r := &LoadBalancerReconciler{Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Cloud: cloud}
+	if err := r.SetupWithManager(mgr); err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
 }
