@@ -3,9 +3,12 @@ package rbacmarkers
 import (
 	"go/parser"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // associationSrc has an rbac marker in each place the collector of
@@ -279,10 +282,30 @@ func TestNoteSetup(t *testing.T) {
 		"mgr, err := ctrl.NewManager(cfg, ctrl.Options{NewClient: newUncachedClient})":                                          true,
 		"c, err := client.New(cfg, client.Options{})":                                                                           false, // no manager built here
 	} {
-		c := &checker{}
+		c := &checker{pass: &analysis.Pass{Pkg: types.NewPackage("example.com/op/internal/controller", "controller")}}
 		c.noteSetup([]byte(src))
 		if c.module.bypass != want {
 			t.Errorf("%s: bypass %v, want %v", src, c.module.bypass, want)
 		}
+	}
+}
+
+// TestNoteSetupOwnManager: in a module with several managers, those that
+// import the analysed package decide whether its reads may bypass the
+// cache; the others count only when none does.
+func TestNoteSetupOwnManager(t *testing.T) {
+	const own = `import "example.com/op/internal/controller"
+mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme})`
+	const other = `import "example.com/op/internal/other"
+mgr, err := ctrl.NewManager(cfg, ctrl.Options{NewClient: newUncachedClient})`
+	c := &checker{pass: &analysis.Pass{Pkg: types.NewPackage("example.com/op/internal/controller", "controller")}}
+	c.module.done = true
+	c.noteSetup([]byte(other))
+	if !c.cacheBypassed() {
+		t.Errorf("the only manager bypasses the cache, and the package's reads are not told so")
+	}
+	c.noteSetup([]byte(own))
+	if c.cacheBypassed() {
+		t.Errorf("the manager that runs the package's reconcilers caches everything, and another command's NewClient still counts")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -22,8 +23,12 @@ type moduleScan struct {
 	// bypass is whether the manager's setup may read some kinds around
 	// its cache: a file that builds a manager (NewManager) and names
 	// DisableFor, ClientDisableCacheFor, UncachedObjects, NewClient or
-	// client.New.
-	bypass bool
+	// client.New. When some file that builds a manager imports the
+	// analysed package, only those files decide (ownBypass): a module
+	// with several commands, each with its own manager, runs the package's
+	// reconcilers under those that import it.
+	bypass, ownBypass bool
+	ownManager        bool
 }
 
 // bypassWords are the options and calls that let a manager's client read
@@ -41,6 +46,9 @@ func (c *checker) moduleRules() []rule {
 // kinds around the cache.
 func (c *checker) cacheBypassed() bool {
 	c.scanModule()
+	if c.module.ownManager {
+		return c.module.ownBypass
+	}
 	return c.module.bypass
 }
 
@@ -114,12 +122,15 @@ func (c *checker) scanModule() {
 
 // noteSetup notes a manager setup that may bypass the cache.
 func (c *checker) noteSetup(data []byte) {
-	if c.module.bypass || !bytes.Contains(data, []byte("NewManager(")) {
+	if !bytes.Contains(data, []byte("NewManager(")) {
 		return
 	}
+	own := bytes.Contains(data, []byte(strconv.Quote(c.pass.Pkg.Path())))
+	c.module.ownManager = c.module.ownManager || own
 	for _, w := range bypassWords {
 		if bytes.Contains(data, []byte(w)) {
 			c.module.bypass = true
+			c.module.ownBypass = c.module.ownBypass || own
 			return
 		}
 	}
