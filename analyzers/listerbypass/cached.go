@@ -199,30 +199,13 @@ func objectArg(v ssa.Value) types.Type {
 	if t == nil {
 		return nil
 	}
-	if obj := listItem(t); obj != nil {
+	if obj := kubessa.ListItem(t); obj != nil {
 		t = obj // a *PodList passed to List
 	}
 	if _, ok := types.Unalias(t).(*types.Named); !ok {
 		return nil
 	}
 	return t
-}
-
-// listItem returns the item type of a list type (the element of its Items
-// field), or nil.
-func listItem(t types.Type) types.Type {
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	for i := range st.NumFields() {
-		if f := st.Field(i); f.Name() == "Items" {
-			if s, ok := f.Type().Underlying().(*types.Slice); ok {
-				return s.Elem()
-			}
-		}
-	}
-	return nil
 }
 
 // gvrKey names a GroupVersionResource value: a package variable by name,

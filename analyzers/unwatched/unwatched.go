@@ -1,16 +1,15 @@
 package unwatched
 
 import (
-	"go/ast"
 	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrllint/ctrllint/analyzers/internal/define"
+	"github.com/ctrllint/ctrllint/analyzers/internal/edit"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kube"
 	"github.com/ctrllint/ctrllint/analyzers/internal/kubessa"
 	"github.com/ctrllint/ctrllint/analyzers/internal/ssax"
@@ -91,27 +90,5 @@ func (p *pkg) calls(yield func(*ssa.Function, *ssa.Call) bool) {
 	}
 }
 
-// kindName is how a message about code at pos names an object type: by
-// the name pos's file imports its package as (appsv1.Deployment), by the
-// package's name when the file does not import it.
-func (p *pkg) kindName(t types.Type, pos token.Pos) string {
-	var file *ast.File
-	for _, f := range p.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			file = f
-		}
-	}
-	return types.TypeString(t, func(other *types.Package) string {
-		if other == p.pass.Pkg {
-			return ""
-		}
-		if file != nil {
-			for _, spec := range file.Imports {
-				if path, err := strconv.Unquote(spec.Path.Value); err == nil && path == other.Path() && spec.Name != nil {
-					return spec.Name.Name
-				}
-			}
-		}
-		return other.Name()
-	})
-}
+// kindName is how a message about code at pos names an object type.
+func (p *pkg) kindName(t types.Type, pos token.Pos) string { return edit.TypeName(p.pass, pos, t) }
