@@ -26,6 +26,7 @@ func (p *pkg) children() {
 		}
 	}
 	written := p.writtenKinds()
+	handedOn := p.handedOnKinds()
 	for fn, call := range p.calls {
 		if !p.checked[fn] {
 			continue
@@ -41,7 +42,7 @@ func (p *pkg) children() {
 				return // not known here which kinds they are
 			}
 			c := primary[kube.ObjectKey(owner)]
-			if c == nil || !written[kube.ObjectKey(child)] || p.watched(child) {
+			if c == nil || !written[kube.ObjectKey(child)] || handedOn[kube.ObjectKey(child)] || p.watched(child) {
 				return
 			}
 			k := p.kindName(child, call.Pos())
@@ -60,6 +61,25 @@ func (p *pkg) watched(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// handedOnKinds are the object types whose controller reference the
+// package also removes (controllerutil.RemoveControllerReference): the
+// reference to the controller's own kind is a placeholder until the child
+// is handed to another owner (kueue's provisioning controller hands its
+// PodTemplates to the ProvisioningRequest it creates next), and an Owns of
+// the kind would map the child's events to that other owner.
+func (p *pkg) handedOnKinds() map[string]bool {
+	out := make(map[string]bool)
+	for _, call := range p.calls {
+		pkgPath, fname := kubessa.AliasCallee(call.Common())
+		if pkgPath == kube.ControllerUtilPkg && fname == "RemoveControllerReference" && len(call.Call.Args) >= 2 {
+			if t := kubessa.ObjectArg(call.Call.Args[1]); t != nil {
+				out[kube.ObjectKey(t)] = true
+			}
+		}
+	}
+	return out
 }
 
 // writtenKinds are the object types the package's code creates, updates

@@ -92,7 +92,12 @@
 //     Owns does not map either), and controller references set in
 //     another package's helpers;
 //   - children the package never writes through controller-runtime's
-//     client (built for another writer);
+//     client (built for another writer), and children of a kind whose
+//     controller reference the package also removes
+//     (controllerutil.RemoveControllerReference): the reference is a
+//     placeholder until the child is handed to another owner, to which an
+//     Owns would not map its events (kueue's provisioning controller and
+//     its PodTemplates);
 //   - predicates given to one watch (Owns(&K{}, builder.WithPredicates(...)):
 //     chosen for that kind), custom predicates and predicate funcs, and a
 //     builder-wide filter when the package reads the status of no

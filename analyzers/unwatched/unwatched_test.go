@@ -11,7 +11,7 @@ import (
 
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
-var pkgs = []string{"./unwatched", "./unwatched/services", "./unwatched/silent", "./unwatched/unwritten", "./unwatched/filter", "./unwatched/helped"}
+var pkgs = []string{"./unwatched", "./unwatched/services", "./unwatched/silent", "./unwatched/unwritten", "./unwatched/filter", "./unwatched/helped", "./unwatched/handedon"}
 
 // TestCurrent: controller-runtime v0.25 (TypedBuilder, source.Kind as a
 // function, WatchesRawSource).
