@@ -174,7 +174,6 @@ func builderArg(call *ssa.Call) ssa.Value {
 	return arg
 }
 
-
 // ObjectArg returns the named type of the object an argument of type
 // client.Object (or runtime.Object) holds: corev1.Secret for
 // &corev1.Secret{}, the item type for a list (&corev1.SecretList{}); nil
