@@ -1,6 +1,7 @@
 package unwatched
 
 import (
+	"go/ast"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -20,6 +21,9 @@ func (p *pkg) children() {
 	for _, c := range p.ctrls {
 		if c.Unknown {
 			return // it may watch any kind
+		}
+		if p.requeuesAlways(c) {
+			continue // a deleted child is put back at the next pass
 		}
 		for _, w := range c.For {
 			primary[kube.ObjectKey(w.Object)] = c
@@ -103,4 +107,46 @@ func (p *pkg) writtenKinds() map[string]bool {
 		}
 	}
 	return out
+}
+
+// requeuesAlways reports whether c's reconciler ends its Reconcile by
+// asking to run again (`return ctrl.Result{RequeueAfter: d}, nil` as its
+// last statement, KubeRay's RayService and RayCluster controllers): every
+// object is reconciled again after d whatever happens, so a deleted child
+// comes back then, not at the next resync.
+func (p *pkg) requeuesAlways(c *kubessa.Controller) bool {
+	recon := make(map[string]bool)
+	for _, done := range c.Done {
+		if len(done.Call.Args) == 2 {
+			if t := reconcilerType(done.Call.Args[1]); t != nil {
+				recon[types.TypeString(t, nil)] = true
+			}
+		}
+	}
+	for _, fn := range p.funcs {
+		recv := fn.Signature.Recv()
+		if fn.Name() != "Reconcile" || recv == nil || !recon[types.TypeString(kube.Pointee(recv.Type()), nil)] {
+			continue
+		}
+		decl, ok := fn.Syntax().(*ast.FuncDecl)
+		if !ok || decl.Body == nil || len(decl.Body.List) == 0 {
+			continue
+		}
+		ret, ok := decl.Body.List[len(decl.Body.List)-1].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if key, ok := kv.Key.(*ast.Ident); ok && (key.Name == "RequeueAfter" || key.Name == "Requeue") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

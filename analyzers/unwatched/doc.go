@@ -83,6 +83,11 @@
 //     an object the analysis cannot tell (an interface value, an
 //     unstructured.Unstructured or PartialObjectMetadata watch, a source
 //     built in another function): it may watch the child's kind;
+//   - controllers whose reconciler ends Reconcile by asking to run again
+//     (`return ctrl.Result{RequeueAfter: d}, nil` as its last statement):
+//     every object is reconciled again after d, and a deleted child comes
+//     back then; and builders handed to another call, which may add
+//     watches (a batch scheduler's ConfigureReconciler(b));
 //   - children whose kind is watched by any controller of the package,
 //     even one reconciling another kind (several controllers in one
 //     package are not told apart); children of owners that are not a For

@@ -11,7 +11,7 @@ import (
 
 func fixture(name string) string { return filepath.Join("..", "..", "testdata", "src", name) }
 
-var pkgs = []string{"./unwatched", "./unwatched/services", "./unwatched/silent", "./unwatched/unwritten", "./unwatched/filter", "./unwatched/helped", "./unwatched/handedon"}
+var pkgs = []string{"./unwatched", "./unwatched/services", "./unwatched/silent", "./unwatched/unwritten", "./unwatched/filter", "./unwatched/helped", "./unwatched/handedon", "./unwatched/periodic", "./unwatched/configured"}
 
 // TestCurrent: controller-runtime v0.25 (TypedBuilder, source.Kind as a
 // function, WatchesRawSource).

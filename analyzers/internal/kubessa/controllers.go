@@ -43,6 +43,7 @@ type Watch struct {
 // first call appears.
 func Controllers(funcs []*ssa.Function) []*Controller {
 	byStart := make(map[ssa.Value]*Controller)
+	escaped := make(map[ssa.Value]bool)
 	var out []*Controller
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -54,6 +55,14 @@ func Controllers(funcs []*ssa.Function) []*Controller {
 				m, recv, args := ssax.MethodCall(call.Common())
 				what := kube.BuilderCallOf(m, recv)
 				if what == kube.NotBuilder {
+					// A builder handed to another call may get watches
+					// there (KubeRay's BatchSchedulerManager.ConfigureReconciler(b)).
+					for _, a := range call.Call.Args {
+						if kube.IsBuilder(a.Type()) {
+							start, _ := chainStart(a)
+							escaped[start] = true
+						}
+					}
 					continue
 				}
 				start, helped := chainStart(ssax.Receiver(call.Common()))
@@ -67,6 +76,9 @@ func Controllers(funcs []*ssa.Function) []*Controller {
 				c.add(what, call, args)
 			}
 		}
+	}
+	for _, c := range out {
+		c.Unknown = c.Unknown || escaped[c.Start]
 	}
 	return out
 }
