@@ -115,14 +115,7 @@ func (p *pkg) writtenKinds() map[string]bool {
 // object is reconciled again after d whatever happens, so a deleted child
 // comes back then, not at the next resync.
 func (p *pkg) requeuesAlways(c *kubessa.Controller) bool {
-	recon := make(map[string]bool)
-	for _, done := range c.Done {
-		if len(done.Call.Args) == 2 {
-			if t := reconcilerType(done.Call.Args[1]); t != nil {
-				recon[types.TypeString(t, nil)] = true
-			}
-		}
-	}
+	recon := reconcilers(c)
 	for _, fn := range p.funcs {
 		recv := fn.Signature.Recv()
 		if fn.Name() != "Reconcile" || recv == nil || !recon[types.TypeString(kube.Pointee(recv.Type()), nil)] {

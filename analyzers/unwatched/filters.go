@@ -63,14 +63,7 @@ type statusRead struct {
 // has no other controller, whose reconciler could be the reader; none
 // otherwise.
 func (p *pkg) readFor(c *kubessa.Controller, reads []statusRead) token.Pos {
-	recon := make(map[string]bool)
-	for _, done := range c.Done {
-		if len(done.Call.Args) == 2 {
-			if t := reconcilerType(done.Call.Args[1]); t != nil {
-				recon[types.TypeString(t, nil)] = true
-			}
-		}
-	}
+	recon := reconcilers(c)
 	for _, r := range reads {
 		fn := r.fn
 		for fn.Parent() != nil {
@@ -84,6 +77,20 @@ func (p *pkg) readFor(c *kubessa.Controller, reads []statusRead) token.Pos {
 		return reads[0].pos
 	}
 	return token.NoPos
+}
+
+// reconcilers are the names of the types of the reconcilers c's Complete
+// and Build calls hand it.
+func reconcilers(c *kubessa.Controller) map[string]bool {
+	out := make(map[string]bool)
+	for _, done := range c.Done {
+		if len(done.Call.Args) == 2 {
+			if t := reconcilerType(done.Call.Args[1]); t != nil {
+				out[types.TypeString(t, nil)] = true
+			}
+		}
+	}
+	return out
 }
 
 // reconcilerType is the named type of the reconciler handed to Complete or
