@@ -75,6 +75,16 @@ type pkg struct {
 	watched       map[string]bool // object keys the package's watches keep typed informers of
 	managerFields map[string]bool // field keys set from a manager's GetClient()
 	unknownWatch  bool            // a watch of a kind not known here
+	filtered      []filteredWatch // watches of costly kinds whose predicates select objects
+	unfiltered    map[string]bool // object keys of costly kinds watched without such predicates
+}
+
+// A filteredWatch is a watch of a costly kind whose predicates select
+// objects by labels, name or namespace.
+type filteredWatch struct {
+	call   *ssa.Call
+	object types.Type
+	by     selects
 }
 
 // A read is a Get or List of a costly kind in the package, through a

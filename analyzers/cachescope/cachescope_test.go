@@ -20,6 +20,11 @@ var pkgs = []string{
 	"./cachescope/lib",
 	"./cachescope/opaque",
 	"./cachescope/selector",
+	"./cachescope/filtered",
+	"./cachescope/filtered/internal/konnect",
+	"./cachescope/filtered/internal/tls",
+	"./cachescope/filtered/restricted",
+	"./cachescope/filtered/wanted",
 }
 
 // TestCurrent: controller-runtime v0.25.

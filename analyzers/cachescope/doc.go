@@ -4,7 +4,7 @@
 //
 // # Analyzer cachescope
 //
-// cachescope: report cached reads and empty ByObject entries that make a manager's cache hold every Secret, ConfigMap or Pod of the cluster
+// cachescope: report cached reads, empty ByObject entries and selecting predicates that leave a manager's cache holding every Secret, ConfigMap or Pod of the cluster
 //
 // A controller-runtime manager's client reads from the manager's cache,
 // and the cache keeps one informer per kind: a Get or List of a kind no
@@ -47,7 +47,25 @@
 //     finding says so;
 //   - a ByObject entry of a Secret, ConfigMap or Pod whose value is empty
 //     (&corev1.ConfigMap{}: {}): it filters nothing beyond the cache's
-//     defaults, and reads as if it did.
+//     defaults, and reads as if it did;
+//   - a watch of a Secret, ConfigMap or Pod (For, Owns, Watches, with
+//     builder.WithPredicates or the controller's WithEventFilter, or
+//     source.Kind's own predicates) whose predicates select the objects
+//     by their labels, name or namespace, as if that kept the others out
+//     of the cache: a predicate filters the events the informer hands on,
+//     and the informer still lists, watches and holds every object of the
+//     kind (controller-runtime#3552; the review of Kong's
+//     gateway-operator#1250). Such predicates are
+//     predicate.LabelSelectorPredicate, and a filter given to
+//     predicate.NewPredicateFuncs (NewTypedPredicateFuncs) that reads
+//     nothing of its object but its labels, name and namespace, alone or
+//     under predicate.And. It is reported when no other watch of the
+//     packages keeps the kind without such a predicate (that watch wants
+//     every object), and the options do not restrict the kind's informer
+//     (a ByObject entry; DisableFor sends reads to the API server and
+//     leaves the informer as it is), where the manager's reads are
+//     reported. A namespace predicate under namespaces given on some runs
+//     only is left alone.
 //
 // # Wrong
 //
@@ -98,10 +116,14 @@
 //
 //   - kinds other than Secret, ConfigMap and Pod: an informer of every
 //     Namespace, Node or of the operator's own kinds is cheap, or is what
-//     the controller needs; predicates given to For, Owns or Watches (a
-//     label or namespace predicate filters events, not the cache), which
-//     are left out for want of a precise enough test of what a predicate
-//     filters;
+//     the controller needs;
+//   - predicates whose test is not followed here: predicate.Funcs and
+//     types of the package implementing Predicate (each event has its own
+//     test), predicate.Or and Not, a filter reading anything else of its
+//     object (annotations, spec, an owner reference) or handing it to a
+//     function of another package, and the predicates given to a
+//     Controller's Watch with a source.Kind struct (before v0.15), whose
+//     watches count as wanting every object;
 //   - packages that build no manager, or more than one (which manager a
 //     reconciler is given is not known), or build it in a function of
 //     another package, and managers whose options are not followed: a

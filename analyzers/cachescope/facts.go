@@ -30,6 +30,21 @@ type CacheFact struct {
 	// UnknownWatch: a watch whose kind is not known here, which may be
 	// of any kind.
 	UnknownWatch bool
+	// Filtered are the watches of costly kinds whose predicates select
+	// objects by labels, name or namespace.
+	Filtered []Filtered
+	// Unfiltered are the object keys of the costly kinds some watch
+	// keeps with no such predicate (the controller wants all of them).
+	Unfiltered []string
+}
+
+// A Filtered is a watch of a costly kind whose predicates select objects
+// by what a cache restriction could select them by.
+type Filtered struct {
+	Kind string  // the object key
+	By   selects // what the predicates select by
+	At   string  // file:line (summary.Where)
+	Pkg  string  // the path of the package that watches
 }
 
 // A Read is one cached read of a costly kind.
@@ -51,8 +66,12 @@ func (f *CacheFact) String() string {
 	for _, r := range f.Reads {
 		reads = append(reads, fmt.Sprintf("%s %s at %s via %v", r.Method, r.Kind, r.At, r.Sources))
 	}
-	return fmt.Sprintf("cachescope(reads [%s]; watched %v; manager fields %v; unknown %v)",
-		strings.Join(reads, "; "), f.Watched, f.ManagerFields, f.UnknownWatch)
+	var filtered []string
+	for _, w := range f.Filtered {
+		filtered = append(filtered, fmt.Sprintf("%s by %s at %s", w.Kind, w.By, w.At))
+	}
+	return fmt.Sprintf("cachescope(reads [%s]; watched %v; manager fields %v; unknown %v; filtered [%s]; unfiltered %v)",
+		strings.Join(reads, "; "), f.Watched, f.ManagerFields, f.UnknownWatch, strings.Join(filtered, "; "), f.Unfiltered)
 }
 
 // imported merges the facts of the packages the package reaches.
@@ -75,6 +94,8 @@ func (f *CacheFact) merge(g *CacheFact) {
 	f.Watched = append(f.Watched, g.Watched...)
 	f.ManagerFields = append(f.ManagerFields, g.ManagerFields...)
 	f.UnknownWatch = f.UnknownWatch || g.UnknownWatch
+	f.Filtered = append(f.Filtered, g.Filtered...)
+	f.Unfiltered = append(f.Unfiltered, g.Unfiltered...)
 }
 
 // export exports what the package and the packages it reaches say, when
@@ -93,6 +114,15 @@ func (p *pkg) export(imported *CacheFact) {
 	}
 	f.Watched = append(f.Watched, slices.Collect(maps.Keys(p.watched))...)
 	f.ManagerFields = append(f.ManagerFields, slices.Collect(maps.Keys(p.managerFields))...)
+	for _, w := range p.filtered {
+		f.Filtered = append(f.Filtered, Filtered{
+			Kind: kube.ObjectKey(w.object),
+			By:   w.by,
+			At:   summary.Where(p.pass.Fset, w.call.Pos()),
+			Pkg:  p.pass.Pkg.Path(),
+		})
+	}
+	f.Unfiltered = append(f.Unfiltered, slices.Collect(maps.Keys(p.unfiltered))...)
 	if len(f.Reads) == 0 && len(f.Watched) == 0 && len(f.ManagerFields) == 0 && !f.UnknownWatch {
 		return
 	}
@@ -113,4 +143,10 @@ func (f *CacheFact) compact() {
 	f.Watched = slices.Compact(f.Watched)
 	slices.Sort(f.ManagerFields)
 	f.ManagerFields = slices.Compact(f.ManagerFields)
+	slices.SortFunc(f.Filtered, func(a, b Filtered) int {
+		return cmp.Or(cmp.Compare(a.Pkg, b.Pkg), cmp.Compare(a.At, b.At), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.By, b.By))
+	})
+	f.Filtered = slices.Compact(f.Filtered)
+	slices.Sort(f.Unfiltered)
+	f.Unfiltered = slices.Compact(f.Unfiltered)
 }

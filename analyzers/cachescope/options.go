@@ -127,9 +127,12 @@ func (p *pkg) structAddr(s *scope, addr ssa.Value, use ssa.Instruction, sure boo
 		case *ssa.FieldAddr:
 			p.field(s, r, use, sure, depth+1)
 		case *ssa.Store:
-			if r.Addr != addr {
+			if r.Addr != addr && !intoClientCache(r) {
 				s.unknown = true // the address is stored away
 				continue
+			}
+			if r.Addr != addr {
+				continue // the store the options are followed from
 			}
 			p.structValue(s, r.Val, r, sure && covers(r, use), depth+1)
 		case *ssa.UnOp, *ssa.DebugRef:
@@ -148,6 +151,7 @@ func (p *pkg) field(s *scope, fa *ssa.FieldAddr, use ssa.Instruction, sure bool,
 	}
 	opt, ok := kube.CacheOptionOf(fa.X.Type(), f.Name())
 	if !ok {
+		println("DEBUGF", f.Name(), fa.X.Type().String())
 		s.unknown = true
 		return
 	}
@@ -216,6 +220,22 @@ func (p *pkg) field(s *scope, fa *ssa.FieldAddr, use ssa.Instruction, sure bool,
 			}
 		}, nil)
 	}
+}
+
+// intoClientCache reports whether st stores an address into a
+// *client.CacheOptions field (Client: client.Options{Cache: &client.CacheOptions{...}}),
+// the field the options it points to are read from.
+func intoClientCache(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	f := ssax.FieldOfAddr(fa)
+	if f == nil {
+		return false
+	}
+	opt, _ := kube.CacheOptionOf(fa.X.Type(), f.Name())
+	return opt == kube.OptionClientCache
 }
 
 // eachWrite calls store for each store into the field address fa and

@@ -22,6 +22,7 @@ const maxDepth = 4
 func (p *pkg) collect() {
 	p.watched = make(map[string]bool)
 	p.managerFields = make(map[string]bool)
+	p.unfiltered = make(map[string]bool)
 	p.callers = make(map[*ssa.Function][]*ssa.Call)
 	p.params = make(map[*ssa.Parameter]map[string]bool)
 	for _, fn := range p.funcs {
@@ -46,8 +47,20 @@ func (p *pkg) collect() {
 		}
 		for _, list := range [][]kubessa.Watch{c.For, c.Owns, c.Watches} {
 			for _, w := range list {
-				if !metadataOnly(w.Call) {
-					p.watched[kube.ObjectKey(w.Object)] = true
+				if metadataOnly(w.Call) {
+					continue
+				}
+				p.watched[kube.ObjectKey(w.Object)] = true
+				if !kube.IsCostlyToCache(w.Object) {
+					continue
+				}
+				if m, _, _ := ssax.MethodCall(w.Call.Common()); m.Name() == "WatchesRawSource" {
+					continue // the source's own predicates, at its source.Kind call
+				}
+				if by := watchSelects(c, w); by != 0 {
+					p.filtered = append(p.filtered, filteredWatch{call: w.Call, object: w.Object, by: by})
+				} else {
+					p.unfiltered[kube.ObjectKey(w.Object)] = true
 				}
 			}
 		}
@@ -87,6 +100,14 @@ func (p *pkg) call(call *ssa.Call) {
 	common := call.Common()
 	fn := ssax.Callee(common)
 	if kube.IsSourceKind(fn) && !common.IsInvoke() && len(common.Args) >= 2 {
+		// source.Kind(cache, obj, handler, predicates...) since v0.18
+		if obj := kubessa.ObjectArg(common.Args[1]); obj != nil && kube.IsCostlyToCache(obj) && len(common.Args) == 4 {
+			if by := predicatesSelect(common.Args[3], 0); by != 0 {
+				p.watched[kube.ObjectKey(obj)] = true
+				p.filtered = append(p.filtered, filteredWatch{call: call, object: obj, by: by})
+				return
+			}
+		}
 		p.watch(common.Args[1])
 		return
 	}
@@ -134,6 +155,9 @@ func (p *pkg) watch(v ssa.Value) {
 		return // an informer of its own, which serves no typed read
 	}
 	p.watched[kube.ObjectKey(obj)] = true
+	if kube.IsCostlyToCache(obj) {
+		p.unfiltered[kube.ObjectKey(obj)] = true
+	}
 }
 
 // untypedWatch reports whether a builder call watches an unstructured or

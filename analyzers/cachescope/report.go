@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -30,7 +31,7 @@ func (p *pkg) report(call *ssa.Call, facts *CacheFact) {
 	if ns == nsSure {
 		return
 	}
-	restricted := maps.Clone(s.kinds)
+	informers := make(map[string]bool) // the kinds whose informers ByObject restricts
 	if s.byObject {
 		for _, e := range p.entries() {
 			switch {
@@ -38,10 +39,12 @@ func (p *pkg) report(call *ssa.Call, facts *CacheFact) {
 			case e.object == nil:
 				return // an entry for a kind not known here
 			default:
-				restricted[kube.ObjectKey(e.object)] = true
+				informers[kube.ObjectKey(e.object)] = true
 			}
 		}
 	}
+	restricted := maps.Clone(s.kinds)
+	maps.Copy(restricted, informers)
 	watched := maps.Clone(p.watched)
 	for _, k := range facts.Watched {
 		watched[k] = true
@@ -62,6 +65,7 @@ func (p *pkg) report(call *ssa.Call, facts *CacheFact) {
 	if ns == nsMaybe {
 		when = " when no namespace is given"
 	}
+	p.reportFiltered(call, facts, informers, ns)
 
 	for _, r := range p.reads {
 		key := kube.ObjectKey(r.object)
@@ -120,4 +124,68 @@ func kindOf(key string) string {
 		}
 	}
 	return key
+}
+
+// reportFiltered reports the watches of costly kinds whose predicates
+// select objects by labels, name or namespace while the cache options do
+// not restrict the kind's informer (ByObject; DisableFor sends reads to
+// the API server but leaves a watch's informer as it is): at the watch
+// when it is in the package, once per kind at the manager's call
+// otherwise. A kind some watch keeps without such a predicate is left
+// alone: that watch wants every object of the kind.
+func (p *pkg) reportFiltered(call *ssa.Call, facts *CacheFact, informers map[string]bool, ns namespaces) {
+	unfiltered := maps.Clone(p.unfiltered)
+	for _, k := range facts.Unfiltered {
+		unfiltered[k] = true
+	}
+	skip := func(key string, by selects) bool {
+		// With namespaces on some runs, a namespace predicate may be
+		// the cluster-wide mode's own choice.
+		return unfiltered[key] || informers[key] || ns == nsMaybe && by&^byNamespace == 0
+	}
+	when := ""
+	if ns == nsMaybe {
+		when = " when no namespace is given"
+	}
+	for _, w := range p.filtered {
+		key := kube.ObjectKey(w.object)
+		if skip(key, w.by) || !p.checked[w.call.Parent()] {
+			continue
+		}
+		k := kube.Kind(w.object)
+		p.pass.Reportf(w.call.Pos(), "the predicates of this watch select %ss by their %s, but a predicate filters events, not the cache: "+
+			"the manager's cache still holds every %s of the cluster%s; %s",
+			k, w.by, k, when, restrictHint(p.kindName(w.object, w.call.Pos()), k, w.by))
+	}
+	byKind := make(map[string][]Filtered)
+	for _, w := range facts.Filtered {
+		if w.Pkg == p.pass.Pkg.Path() || skip(w.Kind, w.By) {
+			continue
+		}
+		byKind[w.Kind] = append(byKind[w.Kind], w)
+	}
+	for _, key := range slices.Sorted(maps.Keys(byKind)) {
+		first := byKind[key][0] // the fact's order: by package, then position
+		k := kindOf(key)
+		p.pass.Reportf(call.Pos(), "the manager's cache holds every %s of the cluster%s: the watch at %s in %s selects %ss by their %s with a predicate, "+
+			"which filters events, not the cache, and these options do not restrict %ss; %s",
+			k, when, first.At, first.Pkg, k, first.By, k, restrictHint(k, k, first.By))
+	}
+}
+
+// restrictHint says how to give the cache the restriction a predicate
+// selecting by `by` meant.
+func restrictHint(typeName, kind string, by selects) string {
+	var how []string
+	if by&byLabels != 0 {
+		how = append(how, "a Label selector")
+	}
+	if by&byName != 0 {
+		how = append(how, "a metadata.name Field selector")
+	}
+	if by&byNamespace != 0 {
+		how = append(how, "Namespaces")
+	}
+	return fmt.Sprintf("restrict the informer itself (a ByObject entry for %s with %s), and read any %s it leaves out through mgr.GetAPIReader()",
+		typeName, strings.Join(how, " or "), kind)
 }
