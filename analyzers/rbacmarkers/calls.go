@@ -25,6 +25,23 @@ type need struct {
 	// then is what happens without them; empty for the API server's
 	// refusal of the call itself.
 	then string
+	// ifBypassed, for a read through the manager's cached client, is
+	// what it needs when the module's manager setup may read some kinds
+	// around the cache: decided only when the package's own markers do
+	// not grant verbs, since it reads the whole module (module.go).
+	ifBypassed *need
+}
+
+// resolve returns the need that applies: ifBypassed when the package's
+// own markers do not grant n's verbs and the manager may bypass its
+// cache.
+func (c *checker) resolve(n need) need {
+	alt := n.ifBypassed
+	n.ifBypassed = nil
+	if alt == nil || c.granted(n, n.verbs, false) || !c.cacheBypassed() {
+		return n
+	}
+	return *alt
 }
 
 // What happens to a read or watch without its verbs.
@@ -191,24 +208,28 @@ func (c *checker) readNeeds(call *ast.CallExpr, fn *types.Func, what string, mod
 	case modeDirect:
 		n.verbs = []string{own}
 	case modeCached:
-		if c.cacheBypassed() {
-			// The manager may read this kind directly: either way works.
-			n.verbs, n.orVerbs = []string{"list", "watch"}, []string{own}
-			n.then = thenEither
-		} else {
-			n.verbs = []string{"list", "watch"}
-			n.then = thenCached
-		}
+		// The manager may read this kind directly (ifBypassed): either way works.
+		either := eitherRead(n, own, list)
+		n.verbs = []string{"list", "watch"}
+		n.then = thenCached
+		n.ifBypassed = &either
 	default:
-		n.verbs, n.orVerbs = []string{"list", "watch"}, []string{own}
-		n.then = thenEither
+		n = eitherRead(n, own, list)
 	}
-	if list && n.orVerbs != nil {
+	return []need{n}
+}
+
+// eitherRead is what a read that may go to the cache or to the API
+// server needs: list and watch, or own (get or list).
+func eitherRead(n need, own string, list bool) need {
+	n.verbs, n.orVerbs = []string{"list", "watch"}, []string{own}
+	n.then = thenEither
+	if list {
 		// Both ways need list: that much is certain.
 		n.verbs, n.orVerbs = []string{"list"}, nil
 		n.then = ""
 	}
-	return []need{n}
+	return n
 }
 
 // clientOf places the client a call goes through: ok is false unless it
@@ -434,9 +455,9 @@ func (c *checker) createOrNeeds(call *ast.CallExpr, fn *types.Func) []need {
 	case modeCached:
 		read.verbs = []string{"list", "watch"}
 		read.then = thenCached
-		if c.cacheBypassed() {
-			read.orVerbs = []string{"get"}
-		}
+		bypassed := read
+		bypassed.orVerbs = []string{"get"}
+		read.ifBypassed = &bypassed
 	default:
 		read.verbs, read.orVerbs = []string{"list", "watch"}, []string{"get"}
 		read.then = thenEither

@@ -96,15 +96,19 @@ func (c *checker) scanModule() {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || filepath.Dir(path) == own {
 			return nil
 		}
-		if ok, err := ctxt.MatchFile(filepath.Dir(path), name); err != nil || !ok {
-			return nil
-		}
 		data, err := c.readFile(path)
 		if err != nil {
 			return nil
 		}
+		markers := bytes.Contains(data, []byte("+kubebuilder:rbac"))
+		if !markers && !bytes.Contains(data, []byte("NewManager(")) {
+			return nil // MatchFile reads the file again: only for the few that matter
+		}
+		if ok, err := ctxt.MatchFile(filepath.Dir(path), name); err != nil || !ok {
+			return nil
+		}
 		c.noteSetup(data)
-		if !bytes.Contains(data, []byte("+kubebuilder:rbac")) {
+		if !markers {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, data, parser.ParseComments|parser.SkipObjectResolution)

@@ -127,6 +127,7 @@ func (c *checker) checkFunc(fd *ast.FuncDecl) []finding {
 			needs = c.sourceKindNeeds(x)
 		}
 		for _, nd := range needs {
+			nd = c.resolve(nd)
 			if missing := c.missing(nd); missing != nil {
 				out = append(out, finding{nd, missing})
 			}

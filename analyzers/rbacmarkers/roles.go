@@ -55,11 +55,38 @@ func (c *checker) generatedRoles(root string) map[string]bool {
 	return names
 }
 
-// templateLine is a line of Helm template directives only.
-var templateLine = regexp.MustCompile(`(?m)^\s*\{\{.*\}\}\s*$`)
-
-// templateExpr is a Helm template expression inside a line.
-var templateExpr = regexp.MustCompile(`\{\{.*?\}\}`)
+// stripTemplates takes the Helm template directives out of a chart's
+// YAML: a line holding directives only is emptied, and an expression
+// inside a line ({{ .Values.x }}) becomes x, so that the rest parses. A
+// scan of the lines, not a regexp: the module's YAML is read for every
+// package analysed, and charts are large.
+func stripTemplates(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for line := range bytes.Lines(data) {
+		body := bytes.TrimRight(line, "\r\n")
+		eol := line[len(body):]
+		if t := bytes.TrimSpace(body); bytes.HasPrefix(t, []byte("{{")) && bytes.HasSuffix(t, []byte("}}")) {
+			out = append(out, eol...)
+			continue
+		}
+		for {
+			open := bytes.Index(body, []byte("{{"))
+			if open < 0 {
+				break
+			}
+			end := bytes.Index(body[open+2:], []byte("}}"))
+			if end < 0 {
+				break
+			}
+			out = append(out, body[:open]...)
+			out = append(out, 'x')
+			body = body[open+2+end+2:]
+		}
+		out = append(out, body...)
+		out = append(out, eol...)
+	}
+	return out
+}
 
 // yamlRules reads the rules of the Roles and ClusterRoles of a YAML file,
 // but the generated ones.
@@ -68,8 +95,7 @@ func yamlRules(data []byte, generated map[string]bool) []rule {
 		return nil
 	}
 	if bytes.Contains(data, []byte("{{")) {
-		data = templateLine.ReplaceAll(data, nil)
-		data = templateExpr.ReplaceAll(data, []byte("x"))
+		data = stripTemplates(data)
 	}
 	var out []rule
 	dec := yaml.NewDecoder(bytes.NewReader(data))
