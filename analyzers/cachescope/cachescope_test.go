@@ -25,6 +25,7 @@ var pkgs = []string{
 	"./cachescope/filtered/internal/tls",
 	"./cachescope/filtered/restricted",
 	"./cachescope/filtered/wanted",
+	"./cachescope/filtered/lws",
 }
 
 // TestCurrent: controller-runtime v0.25.

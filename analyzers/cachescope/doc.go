@@ -58,8 +58,9 @@
 //     gateway-operator#1250). Such predicates are
 //     predicate.LabelSelectorPredicate, and a filter given to
 //     predicate.NewPredicateFuncs (NewTypedPredicateFuncs) that reads
-//     nothing of its object but its labels, name and namespace, alone or
-//     under predicate.And. It is reported when no other watch of the
+//     nothing of its object but its labels, name and namespace (directly,
+//     or of the typed object it asserts it is, as kubernetes-sigs/lws's
+//     Pod controller does), alone or under predicate.And. It is reported when no other watch of the
 //     packages keeps the kind without such a predicate (that watch wants
 //     every object), and the options do not restrict the kind's informer
 //     (a ByObject entry; DisableFor sends reads to the API server and
@@ -133,6 +134,10 @@
 //     unwatched kinds then fail instead of starting an informer), a
 //     ByObject map built in another package or holding an entry for a
 //     kind not known here;
+//   - a ByObject entry put in on some runs only (behind a flag, as
+//     SAP's sap-btp-service-operator's EnableLimitedCache): it counts as
+//     restricting its kind, since the analysis cannot tell which runs
+//     users make;
 //   - caches limited to namespaces on every path (a namespace value that
 //     is not a literal, such as a flag, counts as one);
 //   - reads through a client the manager's package does not set from

@@ -125,8 +125,9 @@ func predicateSelects(v ssa.Value, depth int) selects {
 // filterSelects returns what a filter function (func(obj) bool) selects
 // objects by: the metadata it reads of its object, when it reads nothing
 // else of it (its labels, name or namespace, through the getters or the
-// fields), and hands it to no other code but a function of the package
-// doing the same (a method value, a helper).
+// fields, of the object or of the typed object it asserts it is), and
+// hands it to no other code but a function of the package doing the same
+// (a method value, a helper).
 func filterSelects(v ssa.Value, depth int) selects {
 	var fn *ssa.Function
 	switch x := flow.Origin(v, flow.Same).(type) {
@@ -138,30 +139,47 @@ func filterSelects(v ssa.Value, depth int) selects {
 	if fn == nil || len(fn.Blocks) == 0 || len(fn.Params) == 0 {
 		return 0
 	}
-	return objectSelects(fn.Params[len(fn.Params)-1], depth)
+	s := objectSelects(fn.Params[len(fn.Params)-1], depth)
+	if s&readsOther != 0 {
+		return 0
+	}
+	return s
 }
 
+// readsOther marks, in what a filter's uses of its object read, a use
+// that reads something else, or is not followed.
+const readsOther selects = 1 << 7
+
 // objectSelects returns what the uses of obj, a filter's object, read of
-// it: 0 when a use reads anything else, or nothing is read.
+// it.
 func objectSelects(obj ssa.Value, depth int) selects {
 	if depth > maxPredicateDepth {
-		return 0
+		return readsOther
 	}
 	var s selects
 	for _, ref := range *obj.Referrers() {
-		var got selects
 		switch r := ref.(type) {
 		case *ssa.DebugRef:
-			continue
 		case *ssa.Call:
-			got = callSelects(r, obj, depth)
+			s |= callSelects(r, obj, depth)
 		case *ssa.FieldAddr:
-			got = metaFieldSelects(r)
+			s |= metaFieldSelects(r)
+		case *ssa.TypeAssert:
+			// pod, ok := obj.(*corev1.Pod) (lws's pod controller)
+			if !r.CommaOk {
+				s |= objectSelects(r, depth+1)
+				continue
+			}
+			for _, use := range *r.Referrers() {
+				if ex, ok := use.(*ssa.Extract); ok && ex.Index == 0 {
+					s |= objectSelects(ex, depth+1)
+				} else if !ok {
+					s |= readsOther
+				}
+			}
+		default:
+			s |= readsOther
 		}
-		if got == 0 {
-			return 0
-		}
-		s |= got
 	}
 	return s
 }
@@ -173,24 +191,19 @@ func callSelects(call *ssa.Call, obj ssa.Value, depth int) selects {
 	common := call.Common()
 	if common.IsInvoke() {
 		if common.Value != obj || slices.Contains(common.Args, obj) {
-			return 0
+			return readsOther
 		}
 		return getterSelects(common.Method.Name())
 	}
 	callee := common.StaticCallee()
 	if callee == nil || len(callee.Blocks) == 0 { // only the package's own functions have bodies
-		return 0
+		return readsOther
 	}
 	var s selects
 	for i, a := range common.Args {
-		if a != obj {
-			continue
+		if a == obj {
+			s |= objectSelects(callee.Params[i], depth+1)
 		}
-		got := objectSelects(callee.Params[i], depth+1)
-		if got == 0 {
-			return 0
-		}
-		s |= got
 	}
 	return s
 }
@@ -201,28 +214,27 @@ func callSelects(call *ssa.Call, obj ssa.Value, depth int) selects {
 func metaFieldSelects(fa *ssa.FieldAddr) selects {
 	f := ssax.FieldOfAddr(fa)
 	if f == nil || !f.Embedded() || !kube.Is(f.Type(), kube.MetaV1Pkg, "ObjectMeta") {
-		return 0
+		return readsOther
 	}
 	var s selects
 	for _, ref := range *fa.Referrers() {
-		var got selects
 		switch r := ref.(type) {
 		case *ssa.DebugRef:
-			continue
 		case *ssa.Call:
 			m, _, args := ssax.MethodCall(r.Common())
-			if m != nil && ssax.Receiver(r.Common()) == ssa.Value(fa) && !slices.Contains(args, ssa.Value(fa)) {
-				got = getterSelects(m.Name())
+			if m == nil || ssax.Receiver(r.Common()) != ssa.Value(fa) || slices.Contains(args, ssa.Value(fa)) {
+				return readsOther
 			}
+			s |= getterSelects(m.Name())
 		case *ssa.FieldAddr:
-			if g := ssax.FieldOfAddr(r); g != nil && onlyLoaded(r) {
-				got = fieldSelects[g.Name()]
+			g := ssax.FieldOfAddr(r)
+			if g == nil || !onlyLoaded(r) || fieldSelects[g.Name()] == 0 {
+				return readsOther
 			}
+			s |= fieldSelects[g.Name()]
+		default:
+			return readsOther
 		}
-		if got == 0 {
-			return 0
-		}
-		s |= got
 	}
 	return s
 }
@@ -251,5 +263,5 @@ func getterSelects(method string) selects {
 	case "GetNamespace":
 		return byNamespace
 	}
-	return 0
+	return readsOther
 }
