@@ -72,7 +72,7 @@ func TestNewFromRev(t *testing.T) {
 	// it was; M1 moves below M2; ren.go is renamed unchanged; del.go is
 	// deleted; new.go is new and untracked.
 	r.Write(map[string]string{
-		"m.go":     strings.Replace(newCodeBase, "\tdone()\n", "", 1),
+		"m.go":     strings.Replace(strings.Replace(newCodeBase, "\tdone()\n", "", 1), "\tbad()\n", "\twork()\n\tbad()\n", 1),
 		"moved.go": "package m\n\nfunc M2() {\n\twork()\n\twork()\n\twork()\n}\n\nfunc M1() { bad() }\n",
 		"new.go":   "package m\n\nfunc N() { bad() }\n",
 	})
@@ -80,8 +80,8 @@ func TestNewFromRev(t *testing.T) {
 	r.Git("rm", "-q", "del.go")
 
 	all := runNewCode("-C", r.Dir, "./...")
-	wantAll := "m.go:10:2: call of bad (badcall)\n" +
-		"m.go:14:2: get without done (unpaired)\n" +
+	wantAll := "m.go:11:2: call of bad (badcall)\n" +
+		"m.go:15:2: get without done (unpaired)\n" +
 		"moved.go:9:13: call of bad (badcall)\n" +
 		"new.go:3:12: call of bad (badcall)\n" +
 		"ren2.go:3:12: call of bad (badcall)\n"
@@ -89,10 +89,11 @@ func TestNewFromRev(t *testing.T) {
 		t.Fatalf("without -new-from-rev: exit %d\n%s\nwant:\n%s\nstderr:\n%s", all.code, all.stdout, wantAll, all.stderr)
 	}
 
-	// Old's finding and the renamed file's are not new; Worker's is,
-	// though its line is unchanged: its function lost a line.
-	want := "m.go:14:2: get without done (unpaired)\n" +
-		"moved.go:9:13: call of bad (badcall)\n" +
+	// Old's finding, though its function gained a line above it, M1's,
+	// moved, and the renamed file's are the revision's too: not new.
+	// Worker's is, though its line is unchanged: its function lost the
+	// done() further down, and the revision has no such finding.
+	want := "m.go:15:2: get without done (unpaired)\n" +
 		"new.go:3:12: call of bad (badcall)\n"
 	for _, rev := range []string{base, "HEAD", "main"} {
 		got := runNewCode("-C", r.Dir, "-new-from-rev", rev, "./...")
@@ -117,8 +118,8 @@ func TestNewFromRev(t *testing.T) {
 	r.Write(map[string]string{"sub/s.go": "package sub\n\nfunc bad() {}\n\nfunc S() { bad() }\n"})
 	got := runNewCode("-C", sub, "-new-from-rev", base, "../...")
 	// m.go is outside the working directory: printed absolute.
-	if got.code != exitFindings || !strings.Contains(got.stdout, filepath.Join(r.Dir, "m.go")+":14:2: get without done") ||
-		!strings.Contains(got.stdout, "\ns.go:5:12: call of bad (badcall)\n") || strings.Contains(got.stdout, ":10:2:") {
+	if got.code != exitFindings || !strings.Contains(got.stdout, filepath.Join(r.Dir, "m.go")+":15:2: get without done") ||
+		!strings.Contains(got.stdout, "\ns.go:5:12: call of bad (badcall)\n") || strings.Contains(got.stdout, ":11:2:") {
 		t.Errorf("from sub: exit %d\n%s%s", got.code, got.stdout, got.stderr)
 	}
 
@@ -150,6 +151,23 @@ func TestNewFromMergeBase(t *testing.T) {
 	want := "f.go:3:12: call of bad (badcall)\nuncommitted.go:3:12: call of bad (badcall)\n"
 	if got.code != exitFindings || got.stdout != want || got.stderr != "" {
 		t.Errorf("-new-from-merge-base main: exit %d\n%s\nwant:\n%s\nstderr:\n%s", got.code, got.stdout, want, got.stderr)
+	}
+}
+
+// A revision that does not compile cannot say which findings it had: the
+// findings in changed code are reported instead, and stderr says why.
+func TestNewFromRevFallback(t *testing.T) {
+	r, _ := newCodeRepo(t)
+	r.Write(map[string]string{"broken.go": "package m\n\nfunc Broken() { undefined() }\n"})
+	broken := r.Commit("does not compile")
+	r.Git("rm", "-q", "broken.go")
+	r.Write(map[string]string{"new.go": "package m\n\nfunc N() { bad() }\n"})
+
+	got := runNewCode("-C", r.Dir, "-new-from-rev", broken, "./...")
+	if got.code != exitFindings || got.stdout != "new.go:3:12: call of bad (badcall)\n" ||
+		!strings.Contains(got.stderr, "ctrllint: -new-from-rev: the revision "+broken[:12]+" does not load in full") ||
+		!strings.HasSuffix(got.stderr, "; reporting the findings in changed code instead\n") {
+		t.Errorf("exit %d\n%s\nstderr:\n%s", got.code, got.stdout, got.stderr)
 	}
 }
 
@@ -186,7 +204,7 @@ func TestNewCodeErrors(t *testing.T) {
 		stderr string
 	}{
 		{"unknown revision", []string{"-C", r.Dir, "-new-from-rev", "nope", "./..."},
-			"ctrllint: -new-from-rev nope: git diff-index nope: fatal: bad revision 'nope'\n"},
+			"ctrllint: -new-from-rev nope: git rev-parse nope: no such commit\n"},
 		{"a range", []string{"-C", r.Dir, "-new-from-rev", "main..HEAD", "./..."},
 			`ctrllint: -new-from-rev main..HEAD: "main..HEAD" is a range; give one revision, which the working tree is compared with` + "\n"},
 		{"not a git repository", []string{"-C", notRepo, "-new-from-rev", "HEAD", "./..."},
@@ -196,7 +214,7 @@ func TestNewCodeErrors(t *testing.T) {
 		{"no merge base", []string{"-C", orphan.Dir, "-new-from-merge-base", "main", "./..."},
 			"ctrllint: -new-from-merge-base main: main and HEAD have no common ancestor (git merge-base main HEAD found none)\n"},
 		{"a shallow clone", []string{"-C", shallow, "-new-from-rev", base, "./..."},
-			"ctrllint: -new-from-rev " + base + ": git diff-index " + base + ": fatal: bad object " + base + "\n" +
+			"ctrllint: -new-from-rev " + base + ": git rev-parse " + base + ": no such commit\n" +
 				"\tthis is a shallow clone, whose history may not reach that far: fetch the history first (git fetch --unshallow, or actions/checkout with fetch-depth: 0)\n"},
 		{"both flags", []string{"-C", r.Dir, "-new-from-rev", "HEAD", "-new-from-merge-base", "main", "./..."},
 			"ctrllint: -new-from-rev and -new-from-merge-base cannot be used together\n"},

@@ -72,6 +72,15 @@ func exportDir(cacheDir string) string {
 	return filepath.Join(cacheDir, "exports")
 }
 
+// revisionDir is where -new-from-rev keeps the revisions' trees it
+// analyses, beside the results they are cached in; "" for none.
+func revisionDir(cacheDir string) string {
+	if cacheDir == "" {
+		return ""
+	}
+	return filepath.Join(cacheDir, "revisions")
+}
+
 // cacheDir is where results are cached, "" for none: $CTRLLINT_CACHE
 // ("off" turns the cache off), or ctrllint/ in the user cache directory.
 func cacheDir(enabled bool) string {
@@ -134,7 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 		return exitError
 	}
-	keepNew, err := o.newCode.filter(ctx, wd)
+	newCode, err := o.newCode.start(ctx, wd)
 	if err != nil {
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 		return exitError
@@ -150,23 +159,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 		fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 		return exitError
 	}
-	res, err := driver.Analyze(ctx, &driver.Config{
-		Dir:       wd,
-		Patterns:  o.patterns,
-		Tags:      splitTags(o.tags),
-		Tests:     o.tests,
-		Analyzers: enabled,
-		CacheDir:  cacheDir(o.cache),
-		ExportDir: exportDir(cacheDir(o.cache)),
-		// The first run's path on a machine that built nothing, for
-		// tests comparing it with the usual one (hack/corpus -from-source).
-		FromSource: os.Getenv("CTRLLINT_FROM_SOURCE") == "1",
-		// Their scopes must not depend on what else was decoded.
-		WholePackages:  analyzers.WholePackages(),
-		SummaryImports: s.summaryImports,
-		Phases:         gcPhases(),
-		Progress:       prog.hook(),
-	})
+	analysis := func(dir string) *driver.Config {
+		return &driver.Config{
+			Dir:       dir,
+			Patterns:  o.patterns,
+			Tags:      splitTags(o.tags),
+			Tests:     o.tests,
+			Analyzers: enabled,
+			CacheDir:  cacheDir(o.cache),
+			ExportDir: exportDir(cacheDir(o.cache)),
+			// The first run's path on a machine that built nothing, for
+			// tests comparing it with the usual one (hack/corpus -from-source).
+			FromSource: os.Getenv("CTRLLINT_FROM_SOURCE") == "1",
+			// Their scopes must not depend on what else was decoded.
+			WholePackages:  analyzers.WholePackages(),
+			SummaryImports: s.summaryImports,
+			Phases:         gcPhases(),
+		}
+	}
+	cfgNow := analysis(wd)
+	cfgNow.Progress = prog.hook()
+	res, err := driver.Analyze(ctx, cfgNow)
+	var keepNew func([]finding.Finding) []finding.Finding
+	if err == nil || errors.As(err, new(*driver.LoadError)) {
+		// The revision's findings, for what the working tree's are
+		// compared with; after the working tree's run, whose problems
+		// matter first.
+		keepNew = newCode.keeper(wd, revisionDir(cacheDir(o.cache)), func(dir string) (*driver.Result, error) {
+			return driver.Analyze(ctx, analysis(dir))
+		}, stderr)
+	}
 	if st, ok := signalStatus(ctx); ok {
 		// Whatever Analyze returned is incomplete: nothing is printed or
 		// fixed. It has returned, so the go command it ran has exited.

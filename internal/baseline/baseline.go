@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
 
@@ -11,8 +12,16 @@ import (
 
 // A Baseline is a baseline file, read.
 type Baseline struct {
-	path    string
+	path    string // the file's path; "" for one built in memory (Of)
+	dir     string // the directory its paths are relative to, for Of
 	entries []Entry
+}
+
+// Of is a baseline of entries whose paths are relative to dir, kept in
+// memory: -new-from-rev's findings of the revision, matched with the
+// working tree's as a baseline file's are.
+func Of(dir string, entries []Entry) *Baseline {
+	return &Baseline{dir: dir, entries: entries}
 }
 
 // Read reads the baseline file at path. A missing, unreadable or corrupt
@@ -95,13 +104,17 @@ type Match struct {
 // order: by file and line) are the baselined ones, as many as recorded;
 // the rest are new.
 func (b *Baseline) Match(findings []finding.Finding) (*Match, error) {
-	abs, err := filepath.Abs(b.path)
-	if err != nil {
-		return nil, err
+	dir := b.dir
+	if b.path != "" {
+		abs, err := filepath.Abs(b.path)
+		if err != nil {
+			return nil, err
+		}
+		dir = filepath.Dir(abs)
 	}
-	k, err := newKeyer(filepath.Dir(abs))
+	k, err := newKeyer(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", b.path, err)
+		return nil, fmt.Errorf("%s: %v", cmp.Or(b.path, dir), err)
 	}
 	left := make(map[key]int, len(b.entries))
 	for _, e := range b.entries {

@@ -1,11 +1,14 @@
-// Package newcode finds the lines of a git working tree that changed since
-// a revision, for ctrllint's -new-from-rev and -new-from-merge-base, and
-// keeps the findings that are new code (Changes.Keep).
+// Package newcode finds what changed in a git working tree since a
+// revision, for ctrllint's -new-from-rev and -new-from-merge-base: the
+// revision's files, written out to be analysed and compared with the
+// working tree's findings (Changes.Revision), and the lines git shows
+// changed, which judge the findings when the revision cannot be analysed
+// (Changes.Keep).
 //
 // What counts as changed is what `git diff REV` shows, with renames
-// detected (-M) and untracked files (not ignored ones) new as a whole. A
-// finding is new when a line of its own range was added, or when its
-// top-level declaration (a function with its doc comment, or one var,
+// detected (-M) and untracked files (not ignored ones) new as a whole. By
+// lines, a finding is new when a line of its own range was added, or when
+// its top-level declaration (a function with its doc comment, or one var,
 // const or type spec) has added or removed lines: the docs explain why
 // (docs/README.md, "Reporting only new code").
 package newcode
@@ -22,6 +25,8 @@ type Changes struct {
 	root     string            // the top level, symlinks resolved
 	files    map[string]*lines // by slash path relative to root
 	resolved map[string]string // resolve's answers
+	repo     *repo             // nil for Changes built from a diff alone
+	rev      string            // the commit compared with
 }
 
 // lines are the changes to one file.
@@ -51,10 +56,10 @@ func (c *Changes) Root() string { return c.root }
 // lookup returns the changes to file, an absolute path, or nil when it has
 // none or is outside the repository.
 func (c *Changes) lookup(file string) *lines {
-	rel, err := filepath.Rel(c.root, c.resolve(file))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !c.Inside(file) {
 		return nil
 	}
+	rel, _ := filepath.Rel(c.root, c.resolve(file))
 	return c.files[filepath.ToSlash(rel)]
 }
 
@@ -75,6 +80,12 @@ func (c *Changes) resolve(file string) string {
 	}
 	c.resolved[file] = r
 	return r
+}
+
+// Inside reports whether file, an absolute path, is in the repository.
+func (c *Changes) Inside(file string) bool {
+	rel, err := filepath.Rel(c.root, c.resolve(file))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Added reports whether any line from..to (inclusive, 1-based) of file,

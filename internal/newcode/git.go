@@ -22,7 +22,11 @@ func FromRev(ctx context.Context, dir, rev string) (*Changes, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.changesSince(rev)
+	commit, err := g.commit(rev)
+	if err != nil {
+		return nil, err
+	}
+	return g.changesSince(commit)
 }
 
 // FromMergeBase returns the changes in the working tree of the git
@@ -40,6 +44,17 @@ func FromMergeBase(ctx context.Context, dir, branch string) (*Changes, error) {
 		return nil, err
 	}
 	return g.changesSince(base)
+}
+
+// commit resolves rev to the commit it names, so that the diff and the
+// revision's tree (Checkout) are of the same commit even if a branch
+// moves meanwhile.
+func (g *repo) commit(rev string) (string, error) {
+	out, err := g.run(g.top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("git rev-parse %s: no such commit%s", rev, g.shallowHint())
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // checkRev refuses what git would not take as one revision: an option (a
@@ -110,7 +125,9 @@ func (g *repo) changesSince(rev string) (*Changes, error) {
 			untracked = append(untracked, p)
 		}
 	}
-	return newChanges(g.top, diffs, untracked), nil
+	c := newChanges(g.top, diffs, untracked)
+	c.repo, c.rev = g, rev
+	return c, nil
 }
 
 // mergeBase returns the best common ancestor of branch and HEAD.
@@ -161,11 +178,16 @@ func (e *gitError) Unwrap() error { return e.err }
 // run runs git in dir and returns its standard output; its error is a
 // *gitError.
 func (g *repo) run(dir string, args ...string) ([]byte, error) {
+	return g.runEnv(dir, nil, args...)
+}
+
+// runEnv is run with more environment variables.
+func (g *repo) runEnv(dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(g.ctx, g.git, args...)
 	cmd.Dir = dir
 	// No command here should take a lock, but a linter must not block
 	// the user's git commands if one does.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -255,7 +255,7 @@ func TestErrors(t *testing.T) {
 		{"not a repository", func() error { _, err := newcode.FromRev(ctx, notRepo, "HEAD"); return err },
 			"git rev-parse --show-toplevel: fatal: not a git repository"},
 		{"unknown revision", func() error { _, err := newcode.FromRev(ctx, r.Dir, "nope"); return err },
-			"git diff-index nope: fatal: bad revision 'nope'"},
+			"git rev-parse nope: no such commit"},
 		{"an option for a revision", func() error { _, err := newcode.FromRev(ctx, r.Dir, "--output=x"); return err },
 			`"--output=x" is not a revision`},
 		{"a range", func() error { _, err := newcode.FromRev(ctx, r.Dir, "HEAD~1..HEAD"); return err },
@@ -304,7 +304,7 @@ func TestShallowClone(t *testing.T) {
 	r.Git("clone", "-q", "--depth=1", "--no-single-branch", "file://"+r.Dir, clone)
 	ctx := context.Background()
 	_, err := newcode.FromRev(ctx, clone, first)
-	if err == nil || !strings.Contains(err.Error(), "git diff-index "+first+": fatal: bad") ||
+	if err == nil || !strings.Contains(err.Error(), "git rev-parse "+first+": no such commit") ||
 		!strings.Contains(err.Error(), "this is a shallow clone, whose history may not reach that far: fetch the history first (git fetch --unshallow, or actions/checkout with fetch-depth: 0)") {
 		t.Errorf("FromRev: %v", err)
 	}
