@@ -26,19 +26,34 @@ const (
 	byNamespace
 )
 
+// selections name each kind of selection: what a predicate reads, and
+// the ByObject field that selects the same in the cache.
+var selections = []struct {
+	by             selects
+	read, restrict string
+}{
+	{byLabels, "labels", "a Label selector"},
+	{byName, "name", "a metadata.name Field selector"},
+	{byNamespace, "namespace", "Namespaces"},
+}
+
 // String names what the predicate selects by, for a message.
-func (s selects) String() string {
-	var parts []string
-	if s&byLabels != 0 {
-		parts = append(parts, "labels")
+func (s selects) String() string { return strings.Join(s.names(false), " and ") }
+
+// names are what s reads, or the ByObject fields that select the same.
+func (s selects) names(restrict bool) []string {
+	var out []string
+	for _, sel := range selections {
+		if s&sel.by == 0 {
+			continue
+		}
+		if restrict {
+			out = append(out, sel.restrict)
+		} else {
+			out = append(out, sel.read)
+		}
 	}
-	if s&byName != 0 {
-		parts = append(parts, "name")
-	}
-	if s&byNamespace != 0 {
-		parts = append(parts, "namespace")
-	}
-	return strings.Join(parts, " and ")
+	return out
 }
 
 // maxPredicateDepth bounds the predicates followed into (And, a filter

@@ -176,16 +176,6 @@ func (p *pkg) reportFiltered(call *ssa.Call, facts *CacheFact, informers map[str
 // restrictHint says how to give the cache the restriction a predicate
 // selecting by `by` meant.
 func restrictHint(typeName, kind string, by selects) string {
-	var how []string
-	if by&byLabels != 0 {
-		how = append(how, "a Label selector")
-	}
-	if by&byName != 0 {
-		how = append(how, "a metadata.name Field selector")
-	}
-	if by&byNamespace != 0 {
-		how = append(how, "Namespaces")
-	}
 	return fmt.Sprintf("restrict the informer itself (a ByObject entry for %s with %s), and read any %s it leaves out through mgr.GetAPIReader()",
-		typeName, strings.Join(how, " or "), kind)
+		typeName, strings.Join(by.names(true), " or "), kind)
 }
