@@ -213,7 +213,8 @@ func TestActionFile(t *testing.T) {
 
 // TestActionDocumented: docs/ci.md's GitHub Action section has a row for
 // every input (with its default) and every output, in action.yml's order,
-// and no row for anything else.
+// and no row for anything else; its workflow uses the action with inputs
+// it has.
 func TestActionDocumented(t *testing.T) {
 	a := readAction(t)
 	data, err := os.ReadFile(filepath.Join(root, "docs", "ci.md"))
@@ -261,8 +262,47 @@ func TestActionDocumented(t *testing.T) {
 			got = append(got, "output "+cells[0])
 		}
 	}
+	checkWorkflows(t, a, section)
 	if !slices.Equal(got, want) {
 		t.Errorf("docs/ci.md's GitHub Action tables have rows\n\t%s\nwant (action.yml's inputs with their defaults, then its outputs)\n\t%s",
 			strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+// checkWorkflows checks the uses of the action in the workflows (yaml
+// blocks) of text: each names inputs the action has.
+func checkWorkflows(t *testing.T, a *action, text string) {
+	t.Helper()
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(text, -1)
+	uses := 0
+	for _, b := range blocks {
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct {
+					Uses string
+					With map[string]string
+				}
+			}
+		}
+		if err := yaml.Unmarshal([]byte(b[1]), &wf); err != nil {
+			t.Errorf("docs/ci.md: a workflow that does not parse: %v\n%s", err, b[1])
+			continue
+		}
+		for _, j := range wf.Jobs {
+			for _, s := range j.Steps {
+				if !strings.HasPrefix(s.Uses, "ctrllint/ctrllint@") {
+					continue
+				}
+				uses++
+				for k := range s.With {
+					if _, ok := a.Inputs.Map[k]; !ok {
+						t.Errorf("docs/ci.md's workflow gives the action input %s, which it does not have", k)
+					}
+				}
+			}
+		}
+	}
+	if uses == 0 {
+		t.Error("docs/ci.md's GitHub Action section has no workflow that uses ctrllint/ctrllint")
 	}
 }
