@@ -228,6 +228,14 @@ func TestActionOnFixture(t *testing.T) {
 		if len(res.used) != 0 || res.outputs["dirs"]["paths"] != "" {
 			t.Errorf("with cache and upload-sarif false, steps %v ran, caching %q", res.used, res.outputs["dirs"]["paths"])
 		}
+		// The step by hand, outside GitHub: its outputs on stdout.
+		out, err := r.script("run.sh", "CTRLLINT="+res.outputs["install"]["path"], "INPUT_PACKAGES=./clean", "INPUT_SARIF_FILE=direct.sarif")
+		if err != nil || !regexp.MustCompile(`(?m)^exit-code=0$`).MatchString(out) {
+			t.Errorf("run.sh outside GitHub: %v\n%s", err, out)
+		}
+		if n := len(readSARIF(t, filepath.Join(ws, "direct.sarif")).Runs[0].Results); n != 0 {
+			t.Errorf("%d findings in direct.sarif", n)
+		}
 	})
 
 	t.Run("code that does not compile fails the run step", func(t *testing.T) {
