@@ -449,15 +449,26 @@ var toolIDOnce struct {
 	err error
 }
 
-// Known reports whether this executable, as it is now, has been
-// identified in the cache directory (toolID) by an earlier run: if not,
-// no run of it used the cache, and nothing there can be for this run.
+// Known reports whether this executable has been identified in the cache
+// directory (toolID) by an earlier run: if not, no run of it used the
+// cache, and nothing there can be for this run. A build not seen by its
+// path, size and modification time may be the same build installed again
+// (CI installs one version on every fresh runner, then restores the cache
+// of the last run): it is known by the hash of its contents, which costs
+// one read of the executable, and only then.
 func Known(cacheDir string) bool {
-	_, memo, err := toolMemo(cacheDir)
+	exe, memo, err := toolMemo(cacheDir)
 	if err != nil {
 		return true // toolID will fail the same way, and say so
 	}
-	_, err = os.Stat(memo)
+	if _, err = os.Stat(memo); err == nil {
+		return true
+	}
+	id, err := exeID(exe, memo)
+	if err != nil {
+		return true
+	}
+	_, err = os.Stat(idMark(cacheDir, id))
 	return err == nil
 }
 
@@ -477,16 +488,14 @@ func toolMemo(cacheDir string) (exe, memo string, err error) {
 	return exe, filepath.Join(cacheDir, "tool", hex.EncodeToString(sum[:8])), nil
 }
 
-// toolID identifies this executable by the hash of its contents,
-// remembered in the cache by path, size and modification time so that it
-// is computed once per build.
-func toolID(cacheDir string) (string, error) {
+// idMark is the file that says a run of the executable whose contents
+// hash to id used the cache directory, whatever its path and time.
+func idMark(cacheDir, id string) string { return filepath.Join(cacheDir, "tool", "id-"+id) }
+
+// exeID is the hash of the executable's contents, read from its memo
+// when there is one; computed once per process.
+func exeID(exe, memo string) (string, error) {
 	toolIDOnce.Do(func() {
-		exe, memo, err := toolMemo(cacheDir)
-		if err != nil {
-			toolIDOnce.err = err
-			return
-		}
 		if id, err := os.ReadFile(memo); err == nil && len(id) == 64 {
 			toolIDOnce.id = string(id)
 			return
@@ -504,17 +513,29 @@ func toolID(cacheDir string) (string, error) {
 		}
 		toolIDOnce.id = hex.EncodeToString(h.Sum(nil))
 	})
-	if toolIDOnce.err != nil {
-		return "", toolIDOnce.err
+	return toolIDOnce.id, toolIDOnce.err
+}
+
+// toolID identifies this executable by the hash of its contents,
+// remembered in the cache by path, size and modification time so that it
+// is computed once per build, and by the hash itself (idMark).
+func toolID(cacheDir string) (string, error) {
+	exe, memo, err := toolMemo(cacheDir)
+	if err != nil {
+		return "", err
+	}
+	id, err := exeID(exe, memo)
+	if err != nil {
+		return "", err
 	}
 	// Remembered in every cache the process uses (the tests use many),
-	// which toolKnown relies on.
-	if _, memo, err := toolMemo(cacheDir); err == nil {
-		if _, err := os.Stat(memo); err != nil && os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
-			os.WriteFile(memo, []byte(toolIDOnce.id), 0o644)
+	// which Known relies on.
+	for _, name := range []string{memo, idMark(cacheDir, id)} {
+		if _, err := os.Stat(name); err != nil && os.MkdirAll(filepath.Dir(name), 0o755) == nil {
+			os.WriteFile(name, []byte(id), 0o644)
 		}
 	}
-	return toolIDOnce.id, nil
+	return id, nil
 }
 
 func sortedAnalyzers(as []*analysis.Analyzer) []*analysis.Analyzer {
