@@ -464,6 +464,9 @@ func Known(cacheDir string) bool {
 	if _, err = os.Stat(memo); err == nil {
 		return true
 	}
+	if _, err := os.Stat(filepath.Dir(memo)); err != nil {
+		return false // no run used this directory: nothing to read the executable for
+	}
 	id, err := exeID(exe, memo)
 	if err != nil {
 		return true
