@@ -50,9 +50,10 @@ version: build
 # compiled against the real client-go and controller-runtime, with one
 # finding of every analyzer; then the diff of what -fix changes, applied to a
 # copy. hack/example.sh fails unless ctrllint exits 1 (findings) and -fix
-# changes something. It needs the fixture's modules, not their build: on a
-# machine that built nothing, ctrllint type-checks them from source and keeps
-# their export data for the -fix run (docs/performance.md).
+# changes something. It needs the fixture's modules, not their build:
+# hack/example.sh has ctrllint type-check the example's dependencies from
+# source (CTRLLINT_FROM_SOURCE=1), so that nothing but ctrllint is compiled,
+# and keep their export data for the -fix run (docs/performance.md).
 example: build
 	@cd testdata/src/current && $(GO) mod download
 	@CTRLLINT=$(BIN) hack/example.sh

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -196,11 +198,61 @@ func TestExampleOutput(t *testing.T) {
 	t.Errorf("README.md's output of make example is stale; run go test ./cmd/ctrllint -run TestExampleOutput -update-example\nwant:\n%s", block)
 }
 
-// runExampleScript runs hack/example.sh with bin as ctrllint.
-func runExampleScript(t *testing.T, root, bin string) result {
+// TestExampleCompilesNothing: with a go build cache new and empty, as on a
+// fresh clone, make example's runs of ctrllint have the go command compile
+// nothing (the example's dependencies are type-checked from source), and
+// show what they show with a warm one. The go command's compiles are seen
+// through -toolexec, which runs every tool through a logger; the logger is
+// checked to see a compile.
+func TestExampleCompilesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks the example's dependencies from source")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the logger is a shell script")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "compiled")
+	logger := filepath.Join(dir, "logger")
+	// compile's -p names the package it compiles (compile -V=full, which
+	// the go command runs for the tool's version, names none).
+	script := "#!/bin/sh\nif [ \"$(basename \"$1\")\" = compile ]; then\n\tprev=\n\tfor a; do [ \"$prev\" = -p ] && echo \"$a\" >>" + log + "; prev=$a; done\nfi\nexec \"$@\"\n"
+	if err := os.WriteFile(logger, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOCACHE=" + t.TempDir(), "CTRLLINT_CACHE=" + t.TempDir(), "GOFLAGS=" + strings.TrimSpace(os.Getenv("GOFLAGS")+" -toolexec="+logger)}
+	r := runExampleScript(t, root, ctrllintBin, env...)
+	if r.code != 0 || !strings.Contains(r.stdout, "\nctrllint -fix, on a copy of the example: applied ") {
+		t.Fatalf("hack/example.sh with an empty build cache: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	warm := runExampleScript(t, root, ctrllintBin)
+	if r.stdout != warm.stdout {
+		t.Errorf("hack/example.sh with an empty build cache:\n%s\nwith the usual one:\n%s", r.stdout, warm.stdout)
+	}
+	if data, err := os.ReadFile(log); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("hack/example.sh had the go command compile (%v):\n%s", err, data)
+	}
+	// The logger sees what the go command compiles.
+	cmd := exec.Command("go", "list", "-export", "errors")
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go list -export errors: %v\n%s", err, out)
+	}
+	if data, err := os.ReadFile(log); err != nil || !strings.Contains(string(data), "errors\n") {
+		t.Errorf("go list -export errors in an empty build cache: the logger saw %q (%v), want errors among the packages compiled", data, err)
+	}
+}
+
+// runExampleScript runs hack/example.sh with bin as ctrllint, and env
+// besides.
+func runExampleScript(t *testing.T, root, bin string, env ...string) result {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(root, "hack", "example.sh"))
-	cmd.Env = append(os.Environ(), "CTRLLINT="+bin, "GOPROXY=off")
+	cmd.Env = append(append(os.Environ(), "CTRLLINT="+bin, "GOPROXY=off"), env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	code := 0

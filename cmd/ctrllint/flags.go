@@ -47,18 +47,6 @@ type options struct {
 // printed; the exit status is 2.
 var errUsage = errors.New("usage error")
 
-const usageText = `usage: ctrllint [flags] packages...
-       go vet -vettool=$(command -v ctrllint) [-enable a,b] [-disable a,b] packages...
-
-ctrllint reports bugs in Kubernetes controllers.
-Packages are go list patterns, e.g. ./... (there is no default).
-
-Exit status: 0 nothing found, 1 findings reported,
-2 packages could not be loaded or analysed, or bad usage.
-
-Flags:
-`
-
 // parseFlags parses args. It returns flag.ErrHelp for -h, errUsage after
 // printing the reason for bad flags.
 func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*options, error) {
@@ -66,7 +54,7 @@ func parseFlags(args []string, stderr io.Writer, all []*analysis.Analyzer) (*opt
 	fs := flag.NewFlagSet("ctrllint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText)
+		fmt.Fprint(stderr, usageText())
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.format, "f", "text", "output format: "+formatList())

@@ -24,6 +24,13 @@ through unchanged but gopls's diagnostics and code actions, which get
 ctrllint's, and exits when gopls does: 0 after the editor's shutdown and
 exit, 1 if gopls ended by itself (the editor is told, and restarts it).
 
+Which gopls: -gopls path, else the first gopls in GOBIN, in each GOPATH
+entry's bin, in GOROOT/bin, then on PATH (the Go extension's order, with
+GOBIN, GOPATH and GOROOT as go env gives them), else the newest one that
+make gopls built in a clone of ctrllint: $CTRLLINT_CACHE/gopls-<version>/,
+~/.cache/ctrllint/gopls-<version>/ when CTRLLINT_CACHE is not set. The
+running ctrllint itself is skipped.
+
 A gopls command that is no server (gopls version, gopls check ...) runs
 as it is: editors run "gopls version" with the program they start.
 
@@ -63,7 +70,7 @@ func runGopls(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		fmt.Fprint(stderr, goplsUsage)
 		fs.PrintDefaults()
 	}
-	gopls := fs.String("gopls", "", "start the gopls at `path` (default: as VS Code's Go extension finds it: GOBIN, GOPATH/bin, GOROOT/bin, PATH)")
+	gopls := fs.String("gopls", "", "start the gopls at `path` (default: the first in GOBIN, GOPATH/bin, GOROOT/bin, PATH, then make gopls's builds: see above)")
 	ef := addEngineFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -83,7 +90,7 @@ func runGopls(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	if path == "" {
 		self, _ := os.Executable()
 		var err error
-		if path, err = goplsproxy.Find(self); err != nil {
+		if path, err = goplsproxy.Find(self, goplsBuilds()); err != nil {
 			fmt.Fprintf(stderr, "ctrllint gopls: %v\n", err)
 			return exitError
 		}
@@ -105,6 +112,26 @@ func runGopls(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 			return lsp.NewEngine(ctx, opts, c)
 		},
 	})
+}
+
+// goplsBuilds is the directory into which make gopls (hack/gopls/build.sh)
+// builds gopls: the script's rule, ${CTRLLINT_CACHE:-$HOME/.cache/ctrllint},
+// rather than cacheDir's, which follows XDG_CACHE_HOME and the platform's
+// cache directory where the script does not. "" for a relative
+// CTRLLINT_CACHE (relative to where make ran, which the editor does not
+// know; "off" included) or no home.
+func goplsBuilds() string {
+	if d := os.Getenv("CTRLLINT_CACHE"); d != "" {
+		if !filepath.IsAbs(d) {
+			return ""
+		}
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "ctrllint")
 }
 
 // runGoplsAsIs runs a gopls command that is no server (gopls version,

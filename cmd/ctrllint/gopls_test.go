@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -115,6 +116,55 @@ func TestGoplsVersion(t *testing.T) {
 	code := runGopls(context.Background(), []string{"-gopls", gopls, "--", "version"}, io.NopCloser(strings.NewReader("")), &out, &stderr, testSuite())
 	if code != exitClean || !strings.Contains(out.String(), "golang.org/x/tools/gopls v") {
 		t.Errorf("gopls version: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+}
+
+// With no gopls on PATH (nor in GOBIN, GOPATH/bin, GOROOT/bin), the command
+// starts the one make gopls built: in $CTRLLINT_CACHE/gopls-<version>/, or
+// ~/.cache/ctrllint/gopls-<version>/ without CTRLLINT_CACHE; one on PATH
+// comes first. The stand-in gopls prints its path and arguments.
+func TestGoplsFindsMakeGopls(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in gopls is a shell script")
+	}
+	stub := func(dir string) string {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "gopls")
+		if err := os.WriteFile(path, []byte("#!/bin/sh\necho \"$0 $*\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	home, cache, path := t.TempDir(), t.TempDir(), t.TempDir()
+	inHome := stub(filepath.Join(home, ".cache", "ctrllint", "gopls-v0.23.0"))
+	inCache := stub(filepath.Join(cache, "gopls-v0.23.0"))
+	stub(filepath.Join(cache, "gopls-v0.9.0")) // older, though later in lexical order
+	// No go command on PATH: GOBIN, GOPATH and GOROOT are the environment's.
+	env := []string{"PATH=" + path, "GOBIN=", "GOPATH=" + t.TempDir(), "GOROOT=" + t.TempDir(), "HOME=" + home, goplsproxy.GuardEnv + "="}
+	for _, tc := range []struct {
+		name, cache, want string
+	}{
+		{"CTRLLINT_CACHE", cache, inCache},
+		{"home", "", inHome},
+	} {
+		r := runBinary(t, ctrllintBin, t.TempDir(), append(env, "CTRLLINT_CACHE="+tc.cache), "gopls", "--", "version", "-json")
+		if want := tc.want + " version -json\n"; r.code != exitClean || r.stdout != want {
+			t.Errorf("%s: ctrllint gopls -- version -json: exit %d, stdout %q, stderr %q; want exit 0 and %q", tc.name, r.code, r.stdout, r.stderr, want)
+		}
+	}
+	onPath := stub(path)
+	r := runBinary(t, ctrllintBin, t.TempDir(), append(env, "CTRLLINT_CACHE="+cache), "gopls", "--", "version")
+	if want := onPath + " version\n"; r.code != exitClean || r.stdout != want {
+		t.Errorf("gopls on PATH too: exit %d, stdout %q, stderr %q; want PATH's, %q", r.code, r.stdout, r.stderr, want)
+	}
+	os.Remove(onPath)
+	empty := t.TempDir()
+	r = runBinary(t, ctrllintBin, t.TempDir(), append(env, "CTRLLINT_CACHE="+empty), "gopls", "--", "version")
+	if want := "ctrllint gopls: no gopls in GOBIN, GOPATH/bin, GOROOT/bin, PATH or " + filepath.Join(empty, "gopls-<version>"); r.code != exitError || !strings.Contains(r.stderr, want) {
+		t.Errorf("no gopls anywhere: exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, exitError, want)
 	}
 }
 

@@ -1,22 +1,27 @@
 package goplsproxy
 
 import (
-	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // Find returns the gopls to start, looked for as VS Code's Go extension
 // looks for its tools: in GOBIN, in the bin directory of each GOPATH
-// entry, in GOROOT's bin, then on PATH. GOBIN, GOPATH and GOROOT are the
+// entry, in GOROOT's bin, then on PATH; GOBIN, GOPATH and GOROOT are the
 // go command's (go env: the environment, or go env -w), or the
-// environment's when there is no go command. self, if not "", is this
-// executable: a candidate that is the same file is skipped, so that a
-// ctrllint installed as gopls does not start itself.
-func Find(self string) (string, error) {
+// environment's when there is no go command. Last, if cache is not "",
+// the gopls builds that make gopls keeps there, newest first: a
+// clone's make gopls is then all an editor set-up needs. self, if not "",
+// is this executable: a candidate that is the same file is skipped, so
+// that a ctrllint installed as gopls does not start itself.
+func Find(self, cache string) (string, error) {
 	name := "gopls"
 	if runtime.GOOS == "windows" {
 		name += ".exe"
@@ -40,6 +45,7 @@ func Find(self string) (string, error) {
 		dirs = append(dirs, filepath.Join(goroot, "bin"))
 	}
 	dirs = append(dirs, filepath.SplitList(os.Getenv("PATH"))...)
+	dirs = append(dirs, built(cache)...)
 	var me os.FileInfo
 	if self != "" {
 		me, _ = os.Stat(self)
@@ -58,7 +64,32 @@ func Find(self string) (string, error) {
 		}
 		return path, nil
 	}
-	return "", errors.New("no gopls in GOBIN, GOPATH/bin, GOROOT/bin or PATH (go install golang.org/x/tools/gopls@latest installs it; -gopls names one)")
+	where := "GOBIN, GOPATH/bin, GOROOT/bin or PATH"
+	if cache != "" {
+		where = "GOBIN, GOPATH/bin, GOROOT/bin, PATH or " + filepath.Join(cache, "gopls-<version>")
+	}
+	return "", fmt.Errorf("no gopls in %s (go install golang.org/x/tools/gopls@latest installs one; make gopls in a clone of ctrllint builds the one it is tested with; -gopls names one)", where)
+}
+
+// built returns the directories under cache in which make gopls
+// (hack/gopls/build.sh) built a gopls, cache/gopls-<version>, newest
+// version first; nil for "" or none. Versions compare as semantic
+// versions: v0.23.0 is newer than v0.9.0.
+func built(cache string) []string {
+	if cache == "" {
+		return nil
+	}
+	version := func(d string) string { return strings.TrimPrefix(filepath.Base(d), "gopls-") }
+	// Read, not globbed: the cache's path may hold glob metacharacters.
+	entries, _ := os.ReadDir(cache)
+	var dirs []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "gopls-") && semver.IsValid(version(e.Name())) {
+			dirs = append(dirs, filepath.Join(cache, e.Name()))
+		}
+	}
+	slices.SortFunc(dirs, func(a, b string) int { return semver.Compare(version(b), version(a)) })
+	return dirs
 }
 
 // goplsValueFlags are gopls's flags that take a value, which may come as
