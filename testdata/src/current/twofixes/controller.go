@@ -1,6 +1,6 @@
 // Package twofixes is a controller with suggested fixes of two analyzers,
 // tombstone and forget, in one file: the fixture of the tests that choose
-// whose fixes are applied (`go fix -fixtool=ctrllint -forget`).
+// whose fixes are applied (cmd/ctrllint's TestGoFixSelectsAnalyzers).
 // controller.go.golden is the file after every analyzer's fixes,
 // controller.go.NAME.golden after analyzer NAME's alone.
 package twofixes
