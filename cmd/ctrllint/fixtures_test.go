@@ -161,45 +161,14 @@ func TestFixOnFixtures(t *testing.T) {
 	for _, name := range []string{"go.mod", "go.sum"} {
 		copyFile(t, filepath.Join(src, name), filepath.Join(dir, name))
 	}
-	// Each fixture with golden files (an analyzer's NAMEfix directory, or
-	// else its own) is fixed alone, with only its own analyzer, as its
-	// golden files expect. Some also have findings -fix cannot fix (a leak
-	// on the loop back to Get, a List, a spec sent with UpdateStatus), so
-	// exit 1 is as good as 0 there: the golden files are the check.
-	type fixture struct{ pkg, analyzer string }
-	var fixtures []fixture
-	for _, a := range analyzers.All() {
-		pkg := a.Name + "fix"
-		if _, err := os.Stat(filepath.Join(src, pkg)); err != nil {
-			pkg = a.Name
-		}
-		if goldens, _ := filepath.Glob(filepath.Join(src, pkg, "*.go.golden")); len(goldens) > 0 {
-			fixtures = append(fixtures, fixture{pkg, a.Name})
-		}
-	}
-	if len(fixtures) == 0 {
-		t.Fatal("no fixture has golden files: the test checks nothing")
-	}
-	for _, tc := range fixtures {
+	// Each fixture with golden files is fixed alone, with only its own
+	// analyzer, as its golden files expect. Some also have findings -fix
+	// cannot fix (a leak on the loop back to Get, a List, a spec sent with
+	// UpdateStatus), so exit 1 is as good as 0 there: the golden files are
+	// the check.
+	for _, tc := range goldenFixtures(t, src) {
 		goldens, _ := filepath.Glob(filepath.Join(src, tc.pkg, "*.go.golden"))
-		if len(goldens) == 0 {
-			t.Fatalf("no golden files in %s", tc.pkg)
-		}
-		// The package and its sub-packages (helpers it imports).
-		err := filepath.WalkDir(filepath.Join(src, tc.pkg), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-				return err
-			}
-			rel, err := filepath.Rel(src, path)
-			if err != nil {
-				return err
-			}
-			copyFile(t, path, filepath.Join(dir, rel))
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		copyPackageTree(t, src, dir, tc.pkg)
 		fixed := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", tc.analyzer, "-fix", "./"+tc.pkg)
 		if fixed.code != exitClean && fixed.code != exitFindings {
 			t.Fatalf("%s: -fix exit %d, want %d or %d:\n%s%s", tc.pkg, fixed.code, exitClean, exitFindings, fixed.stdout, fixed.stderr)
@@ -219,6 +188,50 @@ func TestFixOnFixtures(t *testing.T) {
 		if r := runBinary(t, ctrllintBin, dir, []string{"GOPROXY=off"}, "-enable", tc.analyzer, "./"+tc.pkg); r.code != fixed.code {
 			t.Errorf("%s after -fix: exit %d, -fix exited %d\n%s%s", tc.pkg, r.code, fixed.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// goldenFixture is a fixture package with golden files and the analyzer
+// whose fixes they hold.
+type goldenFixture struct{ pkg, analyzer string }
+
+// goldenFixtures lists the fixtures of the module src with golden files:
+// an analyzer's NAMEfix directory, or else its own.
+func goldenFixtures(t *testing.T, src string) []goldenFixture {
+	t.Helper()
+	var fixtures []goldenFixture
+	for _, a := range analyzers.All() {
+		pkg := a.Name + "fix"
+		if _, err := os.Stat(filepath.Join(src, pkg)); err != nil {
+			pkg = a.Name
+		}
+		if goldens, _ := filepath.Glob(filepath.Join(src, pkg, "*.go.golden")); len(goldens) > 0 {
+			fixtures = append(fixtures, goldenFixture{pkg, a.Name})
+		}
+	}
+	if len(fixtures) == 0 {
+		t.Fatal("no fixture has golden files: the test checks nothing")
+	}
+	return fixtures
+}
+
+// copyPackageTree copies the Go files of package pkg of the module src,
+// and of its sub-packages (helpers it imports), to the module dir.
+func copyPackageTree(t *testing.T, src, dir, pkg string) {
+	t.Helper()
+	err := filepath.WalkDir(filepath.Join(src, pkg), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		copyFile(t, path, filepath.Join(dir, rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
