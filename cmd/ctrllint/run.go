@@ -192,8 +192,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	if o.fix {
 		prog.fixes()
-		findings, err = applyFixes(findings, res.Analysed, o.fixOutside, stderr, rel)
+		var plan *finding.FixPlan
+		findings, plan, err = applyFixes(findings, res.Analysed, o.fixOutside, stderr, rel)
 		prog.fixed()
+		if plan != nil {
+			bl.relocate(plan)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 			return exitError
@@ -248,18 +252,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 }
 
 // applyFixes writes the fixes and returns the findings left to report:
-// those without a fix, or whose fix was skipped. analysed gives each
+// those without a fix, or whose fix was skipped, at their places in the
+// files as written; and the plan written. analysed gives each
 // file's content as analysed (driver.Result.Analysed): a file saved since
 // is not written, nor is any other. Unless outside, a symbolic link to a
 // file outside its module is not written through.
-func applyFixes(findings []finding.Finding, analysed func(string) (finding.Digest, bool), outside bool, stderr io.Writer, rel func(string) string) ([]finding.Finding, error) {
+func applyFixes(findings []finding.Finding, analysed func(string) (finding.Digest, bool), outside bool, stderr io.Writer, rel func(string) string) ([]finding.Finding, *finding.FixPlan, error) {
 	plan := finding.PlanFixes(findings, finding.PlanOptions{Analysed: analysed, InModule: !outside})
 	if len(plan.Stale) > 0 {
 		names := make([]string, len(plan.Stale))
 		for i, f := range plan.Stale {
 			names[i] = rel(f)
 		}
-		return nil, fmt.Errorf("-fix: %s changed since it was analysed: its findings and fixes are of the old content; nothing was written, run again", strings.Join(names, ", "))
+		return nil, nil, fmt.Errorf("-fix: %s changed since it was analysed: its findings and fixes are of the old content; nothing was written, run again", strings.Join(names, ", "))
 	}
 	linked := false
 	for _, s := range plan.Skipped {
@@ -272,7 +277,7 @@ func applyFixes(findings []finding.Finding, analysed func(string) (finding.Diges
 		fmt.Fprintln(stderr, "ctrllint: -fix-outside-module writes through symbolic links to files outside their module")
 	}
 	if err := plan.Write(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var left []finding.Finding
 	n := 0
@@ -280,13 +285,13 @@ func applyFixes(findings []finding.Finding, analysed func(string) (finding.Diges
 		if plan.Applied[i] {
 			n++
 		} else {
-			left = append(left, f)
+			left = append(left, plan.Relocate(f))
 		}
 	}
 	if n > 0 {
 		fmt.Fprintf(stderr, "ctrllint: applied %d fixes to %d files\n", n, len(plan.Files))
 	}
-	return left, nil
+	return left, plan, nil
 }
 
 func explain(name string, stdout, stderr io.Writer, s suite) int {
