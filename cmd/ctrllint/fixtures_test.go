@@ -58,6 +58,7 @@ func TestSARIFOnFixtures(t *testing.T) {
 						Driver struct {
 							Rules []struct {
 								ID      string `json:"id"`
+								Name    string `json:"name"`
 								HelpURI string `json:"helpUri"`
 							} `json:"rules"`
 						} `json:"driver"`
@@ -86,13 +87,16 @@ func TestSARIFOnFixtures(t *testing.T) {
 			run := log.Runs[0]
 			for _, a := range analyzers.All() {
 				rule := a.Name
+				// The rule's friendly name is its definition's.
+				in, _ := analyzers.Lookup(rule)
 				if !slices.ContainsFunc(run.Tool.Driver.Rules, func(r struct {
 					ID      string `json:"id"`
+					Name    string `json:"name"`
 					HelpURI string `json:"helpUri"`
 				}) bool {
-					return r.ID == rule && strings.HasSuffix(r.HelpURI, "/docs/analyzers/"+rule+".md")
+					return r.ID == rule && r.Name == in.RuleName && strings.HasSuffix(r.HelpURI, "/docs/analyzers/"+rule+".md")
 				}) {
-					t.Errorf("no %s rule with its help URI in %+v", rule, run.Tool.Driver.Rules)
+					t.Errorf("no %s rule named %s with its help URI in %+v", rule, in.RuleName, run.Tool.Driver.Rules)
 				}
 			}
 			var got []string

@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -47,10 +49,30 @@ func defaultSuite() suite {
 // analyzer without a documentation page still gets a usable rule.
 func (s suite) info(a *analysis.Analyzer) analyzers.Info {
 	if in, ok := s.lookup(a.Name); ok {
-		return in
+		return withRuleName(in)
 	}
 	summary, _, _ := strings.Cut(a.Doc, "\n")
-	return analyzers.Info{Name: a.Name, Summary: summary, URL: a.URL, Text: a.Doc}
+	return withRuleName(analyzers.Info{Name: a.Name, Summary: summary, URL: a.URL, Text: a.Doc})
+}
+
+// withRuleName gives in a rule name when its analyzer's definition gave
+// none (an analyzer from outside the suite): the words of its summary,
+// which say what it reports, in PascalCase ("report calls to bad":
+// ReportCallsToBad).
+func withRuleName(in analyzers.Info) analyzers.Info {
+	if in.RuleName != "" {
+		return in
+	}
+	summary := strings.TrimPrefix(in.Summary, in.Name+": ")
+	for _, w := range strings.FieldsFunc(summary, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		r, size := utf8.DecodeRuneInString(w)
+		in.RuleName += string(unicode.ToUpper(r)) + w[size:]
+	}
+	if in.RuleName == "" || strings.EqualFold(in.RuleName, in.Name) || !unicode.IsUpper([]rune(in.RuleName)[0]) {
+		r, size := utf8.DecodeRuneInString(in.Name)
+		in.RuleName = string(unicode.ToUpper(r)) + in.Name[size:] + "Finding"
+	}
+	return in
 }
 
 // version, when set (-ldflags "-X main.version=..."), is the version -V
@@ -61,6 +83,12 @@ var version = ""
 func toolVersion() string {
 	bi, _ := debug.ReadBuildInfo()
 	return formatVersion(version, bi)
+}
+
+// toolSemanticVersion is toolVersion as SemVer 2.0 (semanticVersion).
+func toolSemanticVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return semanticVersion(version, bi)
 }
 
 // exportDir is where dependencies type-checked from source keep their
