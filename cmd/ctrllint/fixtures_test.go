@@ -374,7 +374,7 @@ func machinePositions(t *testing.T, dir, format, out string) []string {
 		}
 		for _, f := range report.Files {
 			for _, e := range f.Errors {
-				got = append(got, fmt.Sprintf("%s:%d:%d %s", f.Name, e.Line, e.Column, e.Source))
+				got = append(got, fmt.Sprintf("%s:%d:%d %s", f.Name, e.Line, e.Column, strings.TrimPrefix(e.Source, "ctrllint.")))
 			}
 		}
 	case "json":
