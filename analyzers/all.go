@@ -121,7 +121,10 @@ func New() []*analysis.Analyzer {
 
 // Info is what a front end shows about one analyzer.
 type Info struct {
-	Name     string
+	Name string
+	// RuleName names what the analyzer reports, in PascalCase
+	// (DeleteHandlerMishandlesTombstone): SARIF's rule name.
+	RuleName string
 	Summary  string // one line, lower case, no final period
 	URL      string // the rendered documentation page
 	Text     string // the whole page as plain text, for -explain
@@ -140,6 +143,7 @@ func Lookup(name string) (Info, bool) {
 		p := manual.MustParse(name, d.DocSource())
 		return Info{
 			Name:     name,
+			RuleName: d.RuleName(),
 			Summary:  p.Summary,
 			URL:      DocURL(name),
 			Text:     p.Text(),

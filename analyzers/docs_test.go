@@ -175,14 +175,21 @@ func check(t *testing.T, path, want string) {
 }
 
 // TestNamesAreConsistent: one name everywhere — directory, package,
-// Analyzer.Name, doc heading, docs page, SARIF ruleId, suppression key.
+// Analyzer.Name, doc heading, docs page, SARIF ruleId, suppression key;
+// and a rule name (SARIF's friendly name) of each analyzer's own.
 func TestNamesAreConsistent(t *testing.T) {
 	seen := map[string]bool{}
+	ruleNames := map[string]string{}
 	for _, a := range analyzers.All() {
 		if seen[a.Name] {
 			t.Errorf("duplicate analyzer name %s", a.Name)
 		}
 		seen[a.Name] = true
+		in, _ := analyzers.Lookup(a.Name)
+		if other, ok := ruleNames[in.RuleName]; ok || in.RuleName == "" {
+			t.Errorf("analyzer %s has rule name %q, as has %q", a.Name, in.RuleName, other)
+		}
+		ruleNames[in.RuleName] = a.Name
 		if strings.ToLower(a.Name) != a.Name || strings.ContainsAny(a.Name, " -_") {
 			t.Errorf("analyzer name %q is not one lowercase word", a.Name)
 		}

@@ -24,6 +24,7 @@ const name = "cachemutation"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "CachedObjectMutated",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer, summaries.Analyzer},
 	FactTypes: []analysis.Fact{new(returnsFact), new(paramsFact)},

@@ -22,6 +22,7 @@ const name = "cachescope"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "ClusterWideCache",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(CacheFact)},

@@ -18,6 +18,7 @@ const name = "cachesync"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "CacheReadBeforeSync",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
 	Run:       run,

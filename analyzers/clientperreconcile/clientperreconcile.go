@@ -22,6 +22,7 @@ const name = "clientperreconcile"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "ClientBuiltPerEvent",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer},
 	Run:       run,

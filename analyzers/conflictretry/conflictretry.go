@@ -21,6 +21,7 @@ const name = "conflictretry"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "ConflictRetryResendsStaleObject",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
 	Run:       run,

@@ -20,6 +20,7 @@ const name = "finalizer"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "UnsafeFinalizerChange",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
 	Run:       run,

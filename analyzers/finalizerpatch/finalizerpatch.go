@@ -26,6 +26,7 @@ const name = "finalizerpatch"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "FinalizerPatchWithoutLock",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(finalizersFact)},

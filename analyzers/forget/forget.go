@@ -22,6 +22,7 @@ const name = "forget"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "QueueKeyNeverForgotten",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(keyFact)},

@@ -20,6 +20,7 @@ const name = "handlerblocking"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "BlockingEventHandler",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer},
 	Run:       run,

@@ -26,6 +26,7 @@ const name = "listerbypass"
 // instances, say) never share a setting.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "ReadBypassesInformerCache",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, eventpath.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(ReadsFact)},

@@ -22,6 +22,7 @@ const name = "ownerkind"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "OwnerReferenceKindMismatch",
 	DocSource: DocSource,
 	Run:       run,
 })

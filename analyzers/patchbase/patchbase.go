@@ -22,6 +22,7 @@ const name = "patchbase"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "PatchBaseChangedWithObject",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
 	Run:       run,

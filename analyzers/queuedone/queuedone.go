@@ -18,6 +18,7 @@ const name = "queuedone"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "QueueKeyNotDone",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(keyFact)},

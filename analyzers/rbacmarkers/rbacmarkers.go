@@ -23,6 +23,7 @@ const name = "rbacmarkers"
 // instance.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "MissingOrUnreadRBACMarker",
 	DocSource: DocSource,
 	Options: func(fs *flag.FlagSet) define.RunFunc {
 		o := options{resources: resourceNames{}}

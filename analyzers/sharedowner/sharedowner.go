@@ -23,6 +23,7 @@ const name = "sharedowner"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "OwnerReferenceOnSharedChild",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, lend.Analyzer, summary.Analyzer},
 	FactTypes: []analysis.Fact{new(ownerFact)},

@@ -21,6 +21,7 @@ const name = "statusupdate"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "StatusChangeDropped",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{kubessa.Analyzer},
 	Run:       run,

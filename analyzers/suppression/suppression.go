@@ -33,6 +33,7 @@ func Define(names []string) *define.Definition {
 	names = slices.Clone(names)
 	return define.New(define.Spec{
 		Name:      Name,
+		RuleName:  "MistypedSuppression",
 		DocSource: DocSource,
 		Run:       func(pass *analysis.Pass) (any, error) { return nil, run(pass, names) },
 		// It reports the directives; a directive cannot silence that

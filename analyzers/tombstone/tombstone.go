@@ -24,6 +24,7 @@ const name = "tombstone"
 // Definition defines the analyzer: see doc.go.
 var Definition = define.New(define.Spec{
 	Name:      name,
+	RuleName:  "DeleteHandlerMishandlesTombstone",
 	DocSource: DocSource,
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, kubessa.Analyzer, keyflow.Analyzer, lend.Analyzer, summary.Analyzer},
 	Scopes:    []string{kube.CachePkg},

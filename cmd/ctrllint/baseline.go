@@ -185,6 +185,17 @@ func (b *baselineRun) sarifFindings(findings []finding.Finding) ([]finding.Findi
 	return all, states
 }
 
+// relocate moves the baselined findings, which SARIF reports as
+// "unchanged", to their places in the files -fix wrote.
+func (b *baselineRun) relocate(plan *finding.FixPlan) {
+	if b == nil {
+		return
+	}
+	for i, f := range b.baselined {
+		b.baselined[i] = plan.Relocate(f)
+	}
+}
+
 // nonEmpty is the list of s, none when s is "".
 func nonEmpty(s string) []string {
 	if s == "" {

@@ -189,6 +189,36 @@ func TestBaselineFix(t *testing.T) {
 	}
 }
 
+// With -fix, the baselined findings SARIF keeps as "unchanged" are where
+// they are in the files -fix wrote: here gofmt, which runs on each file
+// fixed, takes G's call three lines up.
+func TestBaselineFixSARIF(t *testing.T) {
+	src := "package m\n\nfunc bad()  {}\nfunc good() {}\n\n\n\n\nfunc G() {\n\tbad()\n}\n"
+	dir := testanalyzers.WriteModule(t, map[string]string{"a.go": src})
+	if r := runInProcess("-C", dir, "-enable", "badcall", "-baseline-write", "b", "./..."); r.code != exitClean {
+		t.Fatalf("-baseline-write: exit %d %s", r.code, r.stderr)
+	}
+	a := filepath.Join(dir, "a.go")
+	writeFile(t, a, strings.Replace(src, "func good() {}\n", "func good() {}\n\nfunc F() { bad() }\n", 1)) // G's call on line 12
+	r := runInProcess("-C", dir, "-enable", "badcall", "-baseline", "b", "-fix", "-f", "sarif", "./...")
+	if r.code != exitClean || r.stderr != "ctrllint: applied 1 fixes to 1 files\n" {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	written, _ := os.ReadFile(a)
+	if want := "package m\n\nfunc bad()  {}\nfunc good() {}\n\nfunc F() { good() }\n\nfunc G() {\n\tbad()\n}\n"; string(written) != want {
+		t.Fatalf("a.go:\n%s\nwant:\n%s", written, want)
+	}
+	results := runOf(checkSARIF(t, []byte(r.stdout)))["results"].([]any)
+	if len(results) != 1 {
+		t.Fatalf("%d results:\n%s", len(results), r.stdout)
+	}
+	res := results[0].(map[string]any)
+	region := res["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["region"].(map[string]any)
+	if res["baselineState"] != "unchanged" || region["startLine"] != 9.0 || region["startColumn"] != 2.0 || region["endLine"] != 9.0 || region["endColumn"] != 7.0 {
+		t.Errorf("G's call: %v at %v, want unchanged at 9:2-9:7", res["baselineState"], region)
+	}
+}
+
 func TestBaselineErrors(t *testing.T) {
 	dir := baselineModule(t)
 	if r := runInProcess("-C", dir, "-enable", "badcall", "-baseline-write", "b", "./..."); r.code != exitClean {

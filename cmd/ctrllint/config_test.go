@@ -225,6 +225,23 @@ func TestConfigSeveritySARIF(t *testing.T) {
 			t.Errorf("-f checkstyle: no %s:\n%s", attr, r.stdout)
 		}
 	}
+	// And in the text, as compilers write it, but for a warning's, the
+	// default, which is not written: without a file the lines are what
+	// they always were.
+	r = runInProcess("-C", dir, "./...")
+	for _, line := range []string{
+		"a.go:7:2: error: call of bad (badcall)\n",
+		"a.go:7:2: note: call of bad (badcallwhole)\n",
+		"a.go:7:2: call of bad (badcalltwin)\n",
+	} {
+		if !strings.Contains(r.stdout, line) {
+			t.Errorf("-f text: no line %q:\n%s", line, r.stdout)
+		}
+	}
+	r = runInProcess("-C", dir, "-config=none", "./...")
+	if strings.Contains(r.stdout, ": error: ") || strings.Contains(r.stdout, ": note: ") || !strings.Contains(r.stdout, "a.go:7:2: call of bad (badcall)\n") {
+		t.Errorf("-config=none: -f text with severities:\n%s", r.stdout)
+	}
 }
 
 // -list shows the selection the file and the command line make, and says

@@ -60,9 +60,18 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		findings := []finding.Finding{fd, {Analyzer: "badcalltwin", Message: msg + msg, Pos: stop, End: stop}}
 		rel := relativizer(wd)
 
+		severityOf := func(a string) string {
+			if a == "badcalltwin" {
+				return severityNote
+			}
+			return severityWarning
+		}
+
 		var text bytes.Buffer
-		writeText(&text, findings, rel)
-		got, err := readText(text.String(), wd)
+		if err := writeText(&text, findings, rel, severityOf); err != nil {
+			t.Fatal(err)
+		}
+		got, levels, err := readText(text.String(), wd)
 		if err != nil {
 			t.Fatalf("text: %v\n%s", err, text.String())
 		}
@@ -70,8 +79,8 @@ func FuzzOutputRoundTrip(f *testing.F) {
 		for _, f := range findings {
 			want = append(want, finding.Finding{Analyzer: f.Analyzer, Message: f.Message, Pos: finding.Position{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column}})
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("text:\n%s\nread back %+v\nwant %+v", text.String(), got, want)
+		if !reflect.DeepEqual(got, want) || !slices.Equal(levels, []string{severityWarning, severityNote}) {
+			t.Fatalf("text:\n%s\nread back %+v, severities %q\nwant %+v", text.String(), got, levels, want)
 		}
 
 		var js bytes.Buffer
@@ -158,12 +167,6 @@ func FuzzOutputRoundTrip(f *testing.F) {
 			{category: categoryInternal, msg: msg},
 		}
 		problems[0].pos.File = file
-		severityOf := func(a string) string {
-			if a == "badcalltwin" {
-				return severityNote
-			}
-			return severityWarning
-		}
 		wantItems := expectedItems(findings, problems, severityOf, rel)
 
 		js.Reset()
@@ -448,11 +451,15 @@ func lineCol(p finding.Position) finding.Position {
 // jsonString is s as JSON carries it: invalid UTF-8 bytes become U+FFFD.
 func jsonString(s string) string { return string([]rune(s)) }
 
-// textLine is the documented text format: file:line:col: message (analyzer).
-var textLine = regexp.MustCompile(`^:(\d+):(\d+): (.*) \(([A-Za-z_][A-Za-z0-9_]*)\)$`)
+// textLine is the documented text format: file:line:col: message
+// (analyzer), with "error: " or "note: " before the message when that is
+// the severity.
+var textLine = regexp.MustCompile(`^:(\d+):(\d+): (?:(error|note): )?(.*) \(([A-Za-z_][A-Za-z0-9_]*)\)$`)
 
-func readText(out, wd string) ([]finding.Finding, error) {
+// readText reads the findings back, and the severity of each.
+func readText(out, wd string) ([]finding.Finding, []string, error) {
 	var fs []finding.Finding
+	var levels []string
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
@@ -460,7 +467,7 @@ func readText(out, wd string) ([]finding.Finding, error) {
 		if strings.HasPrefix(line, `"`) {
 			lit, err := strconv.QuotedPrefix(line)
 			if err != nil {
-				return nil, fmt.Errorf("%q: %v", line, err)
+				return nil, nil, fmt.Errorf("%q: %v", line, err)
 			}
 			file, _ = strconv.Unquote(lit)
 			rest = line[len(lit):]
@@ -468,7 +475,7 @@ func readText(out, wd string) ([]finding.Finding, error) {
 			// The file holds no ": ", the first one ends the position.
 			i := strings.Index(line, ": ")
 			if i < 0 {
-				return nil, fmt.Errorf("%q: no position", line)
+				return nil, nil, fmt.Errorf("%q: no position", line)
 			}
 			head := line[:i]
 			j := strings.LastIndex(head, ":")
@@ -476,19 +483,19 @@ func readText(out, wd string) ([]finding.Finding, error) {
 				j = strings.LastIndex(head[:j], ":")
 			}
 			if j < 0 {
-				return nil, fmt.Errorf("%q: no position", line)
+				return nil, nil, fmt.Errorf("%q: no position", line)
 			}
 			file, rest = head[:j], line[j:]
 		}
 		m := textLine.FindStringSubmatch(rest)
 		if m == nil {
-			return nil, fmt.Errorf("%q: not file:line:col: message (analyzer)", line)
+			return nil, nil, fmt.Errorf("%q: not file:line:col: message (analyzer)", line)
 		}
-		msg := m[3]
+		level, msg := cmp.Or(m[3], severityWarning), m[4]
 		if strings.HasPrefix(msg, `"`) {
 			var err error
 			if msg, err = strconv.Unquote(msg); err != nil {
-				return nil, fmt.Errorf("%q: message: %v", line, err)
+				return nil, nil, fmt.Errorf("%q: message: %v", line, err)
 			}
 		}
 		if !filepath.IsAbs(file) {
@@ -496,9 +503,10 @@ func readText(out, wd string) ([]finding.Finding, error) {
 		}
 		l, _ := strconv.Atoi(m[1])
 		c, _ := strconv.Atoi(m[2])
-		fs = append(fs, finding.Finding{Analyzer: m[4], Message: msg, Pos: finding.Position{File: file, Line: l, Column: c}})
+		fs = append(fs, finding.Finding{Analyzer: m[5], Message: msg, Pos: finding.Position{File: file, Line: l, Column: c}})
+		levels = append(levels, level)
 	}
-	return fs, sc.Err()
+	return fs, levels, sc.Err()
 }
 
 func readJSON(out []byte, wd string) ([]finding.Finding, error) {
@@ -623,12 +631,17 @@ func TestTextOutputQuotes(t *testing.T) {
 		{Analyzer: "badcall", Message: "two\nlines", Pos: finding.Position{File: filepath.Join(dir, "a.go"), Line: 1, Column: 2}},
 		{Analyzer: "badcall", Message: "\x1b[2Jcleared", Pos: finding.Position{File: filepath.Join(dir, "x: y.go"), Line: 3, Column: 4}},
 		{Analyzer: "badcall", Message: `"quoted" at the start`, Pos: finding.Position{File: filepath.Join(dir, "a.go"), Line: 5, Column: 6}},
+		// Not a note's.
+		{Analyzer: "badcall", Message: "note: a warning", Pos: finding.Position{File: filepath.Join(dir, "a.go"), Line: 7, Column: 8}},
 	}
 	var out bytes.Buffer
-	writeText(&out, findings, relativizer(dir))
+	if err := writeText(&out, findings, relativizer(dir), defaultSeverity); err != nil {
+		t.Fatal(err)
+	}
 	want := `a.go:1:2: "two\nlines" (badcall)` + "\n" +
 		`"x: y.go":3:4: "\x1b[2Jcleared" (badcall)` + "\n" +
-		`a.go:5:6: "\"quoted\" at the start" (badcall)` + "\n"
+		`a.go:5:6: "\"quoted\" at the start" (badcall)` + "\n" +
+		`a.go:7:8: "note: a warning" (badcall)` + "\n"
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", &out, want)
 	}

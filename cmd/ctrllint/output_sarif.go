@@ -46,10 +46,13 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Version        string      `json:"version"`
-	Rules          []sarifRule `json:"rules"`
+	Name           string `json:"name"`
+	InformationURI string `json:"informationUri"`
+	// Version and SemanticVersion are both SemVer 2.0 (semanticVersion):
+	// SARIF validators warn of a version that does not start with a digit.
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
@@ -166,10 +169,11 @@ func (sarifFormat) write(w io.Writer, r report) error {
 func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name:           "ctrllint",
-			InformationURI: toolInfoURI,
-			Version:        toolVersion(),
-			Rules:          []sarifRule{},
+			Name:            "ctrllint",
+			InformationURI:  toolInfoURI,
+			Version:         toolSemanticVersion(),
+			SemanticVersion: toolSemanticVersion(),
+			Rules:           []sarifRule{},
 		}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: len(in.problems) == 0}},
 		OriginalURIBaseIDs: map[string]sarifLocation{
@@ -195,8 +199,10 @@ func writeSARIF(w io.Writer, findings []finding.Finding, in sarifInput) error {
 		info := in.suite.info(a)
 		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID:                   a.Name,
-			Name:                 a.Name,
+			ID: a.Name,
+			// What it reports, readably; SARIF validators warn of a name
+			// equal to the id in any case.
+			Name:                 info.RuleName,
 			ShortDescription:     sarifText{Text: info.Summary},
 			FullDescription:      sarifText{Text: firstParagraph(info.Text, info.Summary)},
 			HelpURI:              info.URL,

@@ -147,7 +147,7 @@ func TestSARIFOutput(t *testing.T) {
 	}
 	rule := rules[0].(map[string]any)
 	wantRule := map[string]any{
-		"id": "badcall", "name": "badcall",
+		"id": "badcall", "name": "ReportCallsToBad", // its summary's words
 		"shortDescription":     map[string]any{"text": "report calls to bad"},
 		"fullDescription":      map[string]any{"text": "Calls to bad should call good."},
 		"helpUri":              "https://example.com/docs/badcall.md",
@@ -159,7 +159,7 @@ func TestSARIFOutput(t *testing.T) {
 	}
 	// An analyzer without a documentation page falls back to its Doc.
 	if r2 := rules[1].(map[string]any); r2["id"] != "badcallwhole" || r2["helpUri"] != "https://example.com/badcallwhole" ||
-		r2["shortDescription"].(map[string]any)["text"] != "badcallwhole: report calls to bad" {
+		r2["shortDescription"].(map[string]any)["text"] != "badcallwhole: report calls to bad" || r2["name"] != "ReportCallsToBad" {
 		t.Errorf("fallback rule: %v", r2)
 	}
 	base := run["originalUriBaseIds"].(map[string]any)["%SRCROOT%"].(map[string]any)["uri"]

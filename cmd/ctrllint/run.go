@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -47,10 +49,30 @@ func defaultSuite() suite {
 // analyzer without a documentation page still gets a usable rule.
 func (s suite) info(a *analysis.Analyzer) analyzers.Info {
 	if in, ok := s.lookup(a.Name); ok {
-		return in
+		return withRuleName(in)
 	}
 	summary, _, _ := strings.Cut(a.Doc, "\n")
-	return analyzers.Info{Name: a.Name, Summary: summary, URL: a.URL, Text: a.Doc}
+	return withRuleName(analyzers.Info{Name: a.Name, Summary: summary, URL: a.URL, Text: a.Doc})
+}
+
+// withRuleName gives in a rule name when its analyzer's definition gave
+// none (an analyzer from outside the suite): the words of its summary,
+// which say what it reports, in PascalCase ("report calls to bad":
+// ReportCallsToBad).
+func withRuleName(in analyzers.Info) analyzers.Info {
+	if in.RuleName != "" {
+		return in
+	}
+	summary := strings.TrimPrefix(in.Summary, in.Name+": ")
+	for _, w := range strings.FieldsFunc(summary, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		r, size := utf8.DecodeRuneInString(w)
+		in.RuleName += string(unicode.ToUpper(r)) + w[size:]
+	}
+	if in.RuleName == "" || strings.EqualFold(in.RuleName, in.Name) || !unicode.IsUpper([]rune(in.RuleName)[0]) {
+		r, size := utf8.DecodeRuneInString(in.Name)
+		in.RuleName = string(unicode.ToUpper(r)) + in.Name[size:] + "Finding"
+	}
+	return in
 }
 
 // version, when set (-ldflags "-X main.version=..."), is the version -V
@@ -61,6 +83,12 @@ var version = ""
 func toolVersion() string {
 	bi, _ := debug.ReadBuildInfo()
 	return formatVersion(version, bi)
+}
+
+// toolSemanticVersion is toolVersion as SemVer 2.0 (semanticVersion).
+func toolSemanticVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return semanticVersion(version, bi)
 }
 
 // exportDir is where dependencies type-checked from source keep their
@@ -214,8 +242,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 	}
 	if o.fix {
 		prog.fixes()
-		findings, err = applyFixes(findings, res.Analysed, o.fixOutside, stderr, rel)
+		var plan *finding.FixPlan
+		findings, plan, err = applyFixes(findings, res.Analysed, o.fixOutside, stderr, rel)
 		prog.fixed()
+		if plan != nil {
+			bl.relocate(plan)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ctrllint: %v\n", err)
 			return exitError
@@ -270,18 +302,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, s suite) 
 }
 
 // applyFixes writes the fixes and returns the findings left to report:
-// those without a fix, or whose fix was skipped. analysed gives each
+// those without a fix, or whose fix was skipped, at their places in the
+// files as written; and the plan written. analysed gives each
 // file's content as analysed (driver.Result.Analysed): a file saved since
 // is not written, nor is any other. Unless outside, a symbolic link to a
 // file outside its module is not written through.
-func applyFixes(findings []finding.Finding, analysed func(string) (finding.Digest, bool), outside bool, stderr io.Writer, rel func(string) string) ([]finding.Finding, error) {
+func applyFixes(findings []finding.Finding, analysed func(string) (finding.Digest, bool), outside bool, stderr io.Writer, rel func(string) string) ([]finding.Finding, *finding.FixPlan, error) {
 	plan := finding.PlanFixes(findings, finding.PlanOptions{Analysed: analysed, InModule: !outside})
 	if len(plan.Stale) > 0 {
 		names := make([]string, len(plan.Stale))
 		for i, f := range plan.Stale {
 			names[i] = rel(f)
 		}
-		return nil, fmt.Errorf("-fix: %s changed since it was analysed: its findings and fixes are of the old content; nothing was written, run again", strings.Join(names, ", "))
+		return nil, nil, fmt.Errorf("-fix: %s changed since it was analysed: its findings and fixes are of the old content; nothing was written, run again", strings.Join(names, ", "))
 	}
 	linked := false
 	for _, s := range plan.Skipped {
@@ -294,7 +327,7 @@ func applyFixes(findings []finding.Finding, analysed func(string) (finding.Diges
 		fmt.Fprintln(stderr, "ctrllint: -fix-outside-module writes through symbolic links to files outside their module")
 	}
 	if err := plan.Write(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var left []finding.Finding
 	n := 0
@@ -302,13 +335,13 @@ func applyFixes(findings []finding.Finding, analysed func(string) (finding.Diges
 		if plan.Applied[i] {
 			n++
 		} else {
-			left = append(left, f)
+			left = append(left, plan.Relocate(f))
 		}
 	}
 	if n > 0 {
 		fmt.Fprintf(stderr, "ctrllint: applied %d fixes to %d files\n", n, len(plan.Files))
 	}
-	return left, nil
+	return left, plan, nil
 }
 
 func explain(name string, stdout, stderr io.Writer, s suite) int {

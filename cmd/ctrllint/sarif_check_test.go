@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -34,6 +35,12 @@ func checkSARIF(t *testing.T, data []byte) map[string]any {
 }
 
 type sarifChecker struct{ errs []string }
+
+var (
+	// semVer is SemVer 2.0's own regular expression (semver.org).
+	semVer     = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	pascalName = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+)
 
 func (c *sarifChecker) errorf(path, format string, args ...any) {
 	c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
@@ -140,12 +147,25 @@ func (c *sarifChecker) run(path string, v any) {
 	if u, ok := drv["informationUri"]; ok {
 		c.absURI(path+".tool.driver.informationUri", u)
 	}
+	// The SARIF Multitool's SARIF2005 warns of a version not starting
+	// with a digit; semanticVersion is SemVer 2.0 by definition. We give
+	// both, both SemVer.
+	for _, k := range []string{"version", "semanticVersion"} {
+		if v := c.str(path+".tool.driver."+k, drv[k]); !semVer.MatchString(v) {
+			c.errorf(path+".tool.driver."+k, "%q is not a semantic version", v)
+		}
+	}
 
 	var ruleIDs []string
 	for i, r := range c.array(path+".tool.driver.rules", drv["rules"], 0) {
 		rp := fmt.Sprintf("%s.tool.driver.rules[%d]", path, i)
 		rule := c.object(rp, r, []string{"id"}, []string{"name", "shortDescription", "fullDescription", "helpUri", "help", "defaultConfiguration"})
 		ruleIDs = append(ruleIDs, c.str(rp+".id", rule["id"]))
+		// The Multitool's SARIF1001 warns of a name equal to the id,
+		// case ignored; SARIF2012 wants a PascalCase name.
+		if name := c.str(rp+".name", rule["name"]); strings.EqualFold(name, ruleIDs[len(ruleIDs)-1]) || !pascalName.MatchString(name) {
+			c.errorf(rp+".name", "%q is not a PascalCase name other than the id %q", name, ruleIDs[len(ruleIDs)-1])
+		}
 		for _, k := range []string{"shortDescription", "fullDescription", "help"} {
 			if d, ok := rule[k]; ok {
 				c.multiformat(rp+"."+k, d)
@@ -336,6 +356,10 @@ func TestSARIFCheckerRejects(t *testing.T) {
 		"no driver name":   func(l map[string]any) { delete(driverOf(l), "name") },
 		"unknown property": func(l map[string]any) { driverOf(l)["rulez"] = []any{} },
 		"rule without id":  func(l map[string]any) { delete(ruleOf(l), "id") },
+		"rule name the id": func(l map[string]any) { ruleOf(l)["name"] = "Badcall" },
+		"rule name lower":  func(l map[string]any) { ruleOf(l)["name"] = "reportCallsToBad" },
+		"version devel":    func(l map[string]any) { driverOf(l)["version"] = "devel (8e32899296ac)" },
+		"version with v":   func(l map[string]any) { driverOf(l)["semanticVersion"] = "v0.1.0" },
 		"bad level":        func(l map[string]any) { resultOf(l)["level"] = "warn" },
 		"ruleIndex off":    func(l map[string]any) { resultOf(l)["ruleIndex"] = 3.0 },
 		"unknown ruleId":   func(l map[string]any) { resultOf(l)["ruleId"] = "nope" },

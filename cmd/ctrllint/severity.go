@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // A finding's severity, as JSON's "severity" writes it. The other formats
 // map it to their own levels: GitHub's notice for note, checkstyle's info.
@@ -9,6 +12,9 @@ const (
 	severityWarning = "warning"
 	severityNote    = "note"
 )
+
+// severityLevels are the severities, most severe first.
+var severityLevels = []string{severityError, severityWarning, severityNote}
 
 // defaultSeverity is every analyzer's severity when nothing configures
 // one: each finding is a likely bug, none a certain one (the severity of
@@ -19,8 +25,7 @@ func defaultSeverity(analyzer string) string { return severityWarning }
 // value from configuration is an error rather than a silently
 // different level in some formats.
 func checkSeverity(analyzer, s string) error {
-	switch s {
-	case severityError, severityWarning, severityNote:
+	if slices.Contains(severityLevels, s) {
 		return nil
 	}
 	return fmt.Errorf("severity %q of analyzer %s is not %s, %s or %s", s, analyzer, severityError, severityWarning, severityNote)

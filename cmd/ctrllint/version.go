@@ -1,6 +1,11 @@
 package main
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"strings"
+
+	"golang.org/x/mod/semver"
+)
 
 // formatVersion is the version -V, SARIF's tool version and the editor
 // server report: stamped, when make build stamped one; else the main
@@ -20,23 +25,56 @@ func formatVersion(stamped string, bi *debug.BuildInfo) string {
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		return v // a tag, or a pseudo-version (+dirty): it names the commit
 	}
-	var rev, modified string
+	rev, modified := vcsOf(bi)
+	if rev == "" {
+		return "devel"
+	}
+	if modified {
+		return "devel (" + rev + ", modified)"
+	}
+	return "devel (" + rev + ")"
+}
+
+// semanticVersion is formatVersion's version as SARIF's tool version and
+// semanticVersion want it: SemVer 2.0, which starts with a digit (SARIF
+// validators warn of a version that does not). A tag or a pseudo-version
+// is itself without its "v"; a development build, which has neither, is
+// 0.0.0-devel, with the commit and "modified" as build metadata when the
+// build info has them.
+func semanticVersion(stamped string, bi *debug.BuildInfo) string {
+	v := formatVersion(stamped, bi)
+	if !strings.HasPrefix(v, "v") {
+		v = "v" + v // a stamp without its v
+	}
+	if semver.IsValid(v) {
+		return strings.TrimPrefix(semver.Canonical(v), "v") + semver.Build(v)
+	}
+	out := "0.0.0-devel"
+	if rev, modified := vcsOf(bi); rev != "" {
+		out += "+" + rev
+		if modified {
+			out += ".modified"
+		}
+	}
+	return out
+}
+
+// vcsOf is the commit bi was built from, abbreviated as pseudo-versions
+// abbreviate it, and whether the tree was modified; "" when unknown.
+func vcsOf(bi *debug.BuildInfo) (rev string, modified bool) {
+	if bi == nil {
+		return "", false
+	}
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
 		case "vcs.modified":
-			modified = s.Value
+			modified = s.Value == "true"
 		}
 	}
-	if rev == "" {
-		return "devel"
-	}
 	if len(rev) > 12 {
-		rev = rev[:12] // as pseudo-versions abbreviate it
+		rev = rev[:12]
 	}
-	if modified == "true" {
-		return "devel (" + rev + ", modified)"
-	}
-	return "devel (" + rev + ")"
+	return rev, modified
 }

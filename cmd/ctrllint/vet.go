@@ -54,6 +54,7 @@ func runVet(args []string, all []*analysis.Analyzer) {
 			all = withoutFacts(all)
 		}
 	}
+	nameFindings(all)
 	sel := &vetSelection{all: all}
 	flag.Var(&vetSelect{sel: sel, enable: true}, "enable", "comma-separated analyzers to run (default all)")
 	flag.Var(&vetSelect{sel: sel, enable: false}, "disable", "comma-separated analyzers not to run")
@@ -151,6 +152,31 @@ func vetUnitLocal(cfg *unitchecker.Config) bool {
 		path, version = cfg.Module.Path, cfg.Module.Version
 	}
 	return path != "" && version == ""
+}
+
+// nameFindings makes the messages of analyzers end with the analyzer's
+// name, as the command's text format ends its lines, "(tombstone)": go
+// vet prints the message alone, which leaves a reader of a long vet log
+// to guess which analyzer to look up or to disable. The -json output
+// carries the name too: from Go 1.26 go vet asks the tool for JSON and
+// prints the text lines itself, asking as go vet -json does, so the tool
+// cannot tell the two apart.
+//
+// It changes the analyzers themselves: a copy would be another analyzer
+// to those that require it (pass.ResultOf is keyed by analyzer), and in
+// go vet mode the process runs nothing else.
+func nameFindings(analyzers []*analysis.Analyzer) {
+	for _, a := range analyzers {
+		run, suffix := a.Run, " ("+a.Name+")"
+		a.Run = func(pass *analysis.Pass) (any, error) {
+			report := pass.Report
+			pass.Report = func(d analysis.Diagnostic) {
+				d.Message += suffix
+				report(d)
+			}
+			return run(pass)
+		}
+	}
 }
 
 // withoutFacts returns copies of analyzers, and of everything they

@@ -95,6 +95,24 @@ func TestVetMatchesStandalone(t *testing.T) {
 	}
 }
 
+// go vet's lines name their analyzer as the command's do, "(badcall)"
+// after the message (go vet prints only the message).
+func TestVetTextNamesAnalyzer(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{"a.go": "package m\n\nfunc bad() {}\n\nfunc F() { bad() }\n"})
+	out, code := goVet(t, dir, os.Args[0], []string{suiteEnv + "=1"}, "-enable=badcall,badcallwhole", "./...")
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "call of bad") {
+			got = append(got, strings.TrimPrefix(l, "./")) // before Go 1.26, vet wrote "./a.go"
+		}
+	}
+	slices.Sort(got)
+	want := []string{"a.go:5:12: call of bad (badcall)", "a.go:5:12: call of bad (badcallwhole)"}
+	if code == 0 || !slices.Equal(got, want) {
+		t.Errorf("go vet: exit %d\n%s\nwant the lines\n%s", code, out, strings.Join(want, "\n"))
+	}
+}
+
 // findingsBothModes runs bin on patterns in dir standalone (-f json) and
 // as go vet -vettool (-json), and returns each mode's findings as sorted,
 // deduplicated "file:line:col: message (analyzer)" lines, file relative
@@ -142,7 +160,12 @@ func findingsBothModes(t *testing.T, bin string, env []string, dir string, patte
 				}
 				for _, d := range diags {
 					file, line, col := splitPosn(d.Posn)
-					vet = append(vet, fmt.Sprintf("%s:%d:%d: %s (%s)", filepath.ToSlash(rel(file)), line, col, d.Message, analyzer))
+					// The message names its analyzer under go vet (nameFindings).
+					msg, ok := strings.CutSuffix(d.Message, " ("+analyzer+")")
+					if !ok {
+						t.Errorf("go vet: %s's message %q does not end with (%s)", analyzer, d.Message, analyzer)
+					}
+					vet = append(vet, fmt.Sprintf("%s:%d:%d: %s (%s)", filepath.ToSlash(rel(file)), line, col, msg, analyzer))
 				}
 			}
 		}

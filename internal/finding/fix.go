@@ -33,6 +33,9 @@ type FixPlan struct {
 	// base holds the content each file of Files was planned on, which
 	// Write checks is still there.
 	base map[string][]byte
+	// moved maps each file of Files from base to its new content, for
+	// Relocate.
+	moved map[string]*relocation
 }
 
 // SkippedFix is a fix that was not applied.
@@ -177,8 +180,9 @@ func PlanFixes(findings []Finding, opts PlanOptions) *FixPlan {
 	for {
 		built, broken, err := plan.build(findings, applied, contents)
 		if broken == "" {
-			for file, res := range built {
-				plan.Files[file] = res
+			plan.moved = built
+			for file, r := range built {
+				plan.Files[file] = r.written
 				plan.base[file] = contents[file]
 			}
 			return plan
@@ -204,9 +208,9 @@ type fileEdit struct {
 }
 
 // build applies the edits of the applied fixes to their files and
-// gofmts the results. It returns the files that change, or the first file
-// (by name) that would not parse, and why.
-func (p *FixPlan) build(findings []Finding, applied map[int][]fileEdit, contents map[string][]byte) (map[string][]byte, string, error) {
+// gofmts the results. It returns the files that change, each with how
+// it changes, or the first file (by name) that would not parse, and why.
+func (p *FixPlan) build(findings []Finding, applied map[int][]fileEdit, contents map[string][]byte) (map[string]*relocation, string, error) {
 	perFile := make(map[string][]edit)
 	for i := range findings { // in the findings' order
 		for _, e := range applied[i] {
@@ -215,7 +219,7 @@ func (p *FixPlan) build(findings []Finding, applied map[int][]fileEdit, contents
 			}
 		}
 	}
-	built := make(map[string][]byte)
+	built := make(map[string]*relocation)
 	for _, file := range slices.Sorted(maps.Keys(perFile)) {
 		es := perFile[file]
 		// Insertions before replacements at the same offset; stable, so
@@ -232,15 +236,16 @@ func (p *FixPlan) build(findings []Finding, applied map[int][]fileEdit, contents
 			last = e.end
 		}
 		out.Write(src[last:])
-		res := out.Bytes()
-		if _, err := parser.ParseFile(token.NewFileSet(), file, res, parser.ParseComments); err != nil {
+		spliced := out.Bytes()
+		if _, err := parser.ParseFile(token.NewFileSet(), file, spliced, parser.ParseComments); err != nil {
 			return nil, file, err
 		}
-		if formatted, err := format.Source(res); err == nil {
+		res := spliced
+		if formatted, err := format.Source(spliced); err == nil {
 			res = formatted
 		}
 		if !bytes.Equal(res, src) {
-			built[file] = res
+			built[file] = &relocation{edits: es, spliced: spliced, written: res}
 		}
 	}
 	return built, "", nil

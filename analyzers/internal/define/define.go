@@ -24,6 +24,9 @@ package define
 
 import (
 	"flag"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -47,6 +50,12 @@ type Spec struct {
 	// Name is one lowercase word: the package's directory, the key of
 	// suppression directives, the SARIF rule and the docs page.
 	Name string
+	// RuleName names what the analyzer reports as a PascalCase phrase
+	// (DeleteHandlerMishandlesTombstone): SARIF's friendly rule name,
+	// which viewers show beside the id. It must be more than Name
+	// capitalised: SARIF validators warn of a name equal to the id in any
+	// case.
+	RuleName string
 	// DocSource is the source of the package's doc.go (go:embed), the
 	// single source of its documentation (package manual).
 	DocSource string
@@ -91,6 +100,8 @@ func New(spec Spec) *Definition {
 	switch {
 	case spec.Name == "":
 		panic("define: analyzer without a name")
+	case !pascalCase.MatchString(spec.RuleName) || strings.EqualFold(spec.RuleName, spec.Name):
+		panic("define: analyzer " + spec.Name + " needs a RuleName in PascalCase that is not its name, got " + strconv.Quote(spec.RuleName))
 	case (spec.Run == nil) == (spec.Options == nil):
 		panic("define: analyzer " + spec.Name + " needs exactly one of Run and Options")
 	}
@@ -123,8 +134,14 @@ func (d *Definition) New() *analysis.Analyzer {
 	return a
 }
 
+// pascalCase is a RuleName: words run together, each capitalised.
+var pascalCase = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+
 // Name is the analyzer's name.
 func (d *Definition) Name() string { return d.spec.Name }
+
+// RuleName is the analyzer's friendly rule name (Spec.RuleName).
+func (d *Definition) RuleName() string { return d.spec.RuleName }
 
 // DocSource is the source of the analyzer's doc.go.
 func (d *Definition) DocSource() string { return d.spec.DocSource }

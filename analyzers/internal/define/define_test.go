@@ -33,7 +33,7 @@ package x
 func run(*analysis.Pass) (any, error) { return nil, nil }
 
 func TestNewDerivesDocAndURL(t *testing.T) {
-	d := define.New(define.Spec{Name: "x", DocSource: doc, Run: run, Scopes: []string{"k8s.io/client-go/tools/cache"}})
+	d := define.New(define.Spec{Name: "x", RuleName: "ReportsNothing", DocSource: doc, Run: run, Scopes: []string{"k8s.io/client-go/tools/cache"}})
 	a := d.Analyzer
 	if a.Name != "x" || !strings.HasPrefix(a.Doc, "report nothing") || a.URL != define.DocBaseURL+"x.md" {
 		t.Errorf("analyzer %q, doc %q, URL %q", a.Name, a.Doc, a.URL)
@@ -47,12 +47,15 @@ func TestNewDerivesDocAndURL(t *testing.T) {
 	if d.HasOptions() {
 		t.Error("HasOptions() without Options")
 	}
+	if d.RuleName() != "ReportsNothing" {
+		t.Errorf("RuleName() = %q", d.RuleName())
+	}
 }
 
 // Each instance of an analyzer with options has flags of its own.
 func TestNewInstancesHaveTheirOwnOptions(t *testing.T) {
 	var seen []bool
-	d := define.New(define.Spec{Name: "x", DocSource: doc, Options: func(fs *flag.FlagSet) define.RunFunc {
+	d := define.New(define.Spec{Name: "x", RuleName: "ReportsNothing", DocSource: doc, Options: func(fs *flag.FlagSet) define.RunFunc {
 		on := fs.Bool("on", false, "")
 		return func(*analysis.Pass) (any, error) { seen = append(seen, *on); return nil, nil }
 	}})
@@ -73,10 +76,14 @@ func TestNewInstancesHaveTheirOwnOptions(t *testing.T) {
 
 func TestNewRejectsIncompleteSpecs(t *testing.T) {
 	for name, spec := range map[string]define.Spec{
-		"no name":         {DocSource: doc, Run: run},
-		"no run":          {Name: "x", DocSource: doc},
-		"run and options": {Name: "x", DocSource: doc, Run: run, Options: func(*flag.FlagSet) define.RunFunc { return run }},
-		"no doc":          {Name: "x", Run: run},
+		"no name":         {RuleName: "ReportsNothing", DocSource: doc, Run: run},
+		"no run":          {Name: "x", RuleName: "ReportsNothing", DocSource: doc},
+		"run and options": {Name: "x", RuleName: "ReportsNothing", DocSource: doc, Run: run, Options: func(*flag.FlagSet) define.RunFunc { return run }},
+		"no doc":          {Name: "x", RuleName: "ReportsNothing", Run: run},
+		// SARIF validators warn of a rule name equal to the id in any case.
+		"no rule name":             {Name: "x", DocSource: doc, Run: run},
+		"rule name is the name":    {Name: "x", RuleName: "X", DocSource: doc, Run: run},
+		"rule name not PascalCase": {Name: "x", RuleName: "reports-nothing", DocSource: doc, Run: run},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
