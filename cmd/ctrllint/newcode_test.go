@@ -171,6 +171,40 @@ func TestNewFromRevFallback(t *testing.T) {
 	}
 }
 
+// The revision's packages are cached where the revision is kept: the
+// next run against it answers them from the cache, storing nothing more.
+// Written just before its analysis, the revision's last files once looked
+// half written to it, and their packages were cached only by the run after.
+func TestNewFromRevCachesRevision(t *testing.T) {
+	r, base := newCodeRepo(t)
+	cache := t.TempDir()
+	t.Setenv("CTRLLINT_CACHE", cache)
+	r.Write(map[string]string{"new.go": "package m\n\nfunc N() { bad() }\n"})
+	results := func() int {
+		n := 0
+		filepath.WalkDir(filepath.Join(cache, "results"), func(_ string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	want := "new.go:3:12: call of bad (badcall)\n"
+	first := runNewCode("-C", r.Dir, "-new-from-rev", base, "./...")
+	stored := results()
+	second := runNewCode("-C", r.Dir, "-new-from-rev", base, "./...")
+	if first.stdout != want || second.stdout != want || first.code != exitFindings || second.code != exitFindings {
+		t.Fatalf("runs: %+v then %+v, want %q twice", first, second, want)
+	}
+	if stored < 2 {
+		t.Fatalf("%d results cached after the first run: want the working tree's and the revision's", stored)
+	}
+	if n := results(); n != stored {
+		t.Errorf("the second run cached %d more results: the first did not cache the revision's", n-stored)
+	}
+}
+
 // Only the new findings' fixes are applied.
 func TestNewFromRevFix(t *testing.T) {
 	r, base := newCodeRepo(t)

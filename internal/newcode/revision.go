@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ctrllint/ctrllint/internal/driver/load"
 )
 
 // A Revision is the tree of the commit the changes are measured from,
@@ -96,7 +98,13 @@ func (g *repo) writeTree(commit, dir, index string) error {
 	}
 	_, err = g.runEnv(g.top, []string{"GIT_INDEX_FILE=" + index},
 		"--git-dir="+strings.TrimRight(string(gitDir), "\r\n"), "--work-tree="+dir, "read-tree", "--reset", "-u", commit)
-	return err
+	if err != nil {
+		return err
+	}
+	// The analysis that follows at once would take the files written
+	// last for half written, and cache nothing of their packages.
+	load.SettleWrites(index)
+	return nil
 }
 
 // renames returns the files renamed since commit, old path to new.

@@ -90,6 +90,18 @@ func Settled(mt, start time.Time) bool {
 	return mt.Before(start.Add(-slack))
 }
 
+// SettleWrites waits until the files just written, of which probe is
+// one, count as settled for a run that starts after it returns: a run
+// started at once takes the last of them for half written, and neither
+// looks up nor stores the results of the packages that hold them.
+func SettleWrites(probe string) {
+	slack := mtimeSlack
+	if st, err := os.Stat(probe); err != nil || st.ModTime().Nanosecond() == 0 {
+		slack = coarseMtimeSlack
+	}
+	time.Sleep(slack + time.Millisecond)
+}
+
 // HashFile returns the SHA-256 of a file's content.
 func HashFile(name string) (FileHash, error) {
 	f, err := os.Open(name)
