@@ -126,8 +126,14 @@ func (b *Baseline) Match(findings []finding.Finding) (*Match, error) {
 		if err != nil {
 			return nil, err
 		}
-		if left[e.key()] > 0 {
-			left[e.key()]--
+		k := e.key()
+		if left[k] == 0 && e.legacy != e.Hash {
+			// An entry of a baseline written before lists of lines in
+			// messages were left out of hashes.
+			k.hash = e.legacy
+		}
+		if left[k] > 0 {
+			left[k]--
 			m.Baselined[i] = true
 		}
 	}

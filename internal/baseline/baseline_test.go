@@ -42,6 +42,9 @@ func TestHash(t *testing.T) {
 		{{"requested after its Start (line 70)", "x"}, {"requested after its Start (line 95)", "x"}},
 		{{"read by Get at line 87, sent at line 9", "x"}, {"read by Get at line 1, sent at line 12", "x"}},
 		{{"written at ctl/c.go:31", "x"}, {"written at ctl/c.go:7", "x"}},
+		// forget's and queuedone's lists of paths' ends.
+		{{"the paths ending at lines 1176, 1188, 1203 and 1213 stop", "x"}, {"the paths ending at lines 1177, 1189, 1204 and 1214 stop", "x"}},
+		{{"on the paths ending at lines 12 and 30", "x"}, {"on the paths ending at lines 13 and 31", "x"}},
 		{{"m", "\tif x  == nil { // why"}, {"m", "    if x == nil {  // why  "}},
 	}
 	for _, p := range same {
@@ -365,5 +368,36 @@ func BenchmarkMatch(b *testing.B) {
 		if err != nil || m.Gone != nil {
 			b.Fatal(err, m.Gone)
 		}
+	}
+}
+
+// A baseline written when a message's list of lines ("the paths ending at
+// lines 5 and 9") was hashed with its numbers still matches, as long as
+// the lines are where they were; a new one ignores them.
+func TestLegacyListOfLines(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.go")
+	src := "package p\n\nfunc F() {\n\tget()\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg := "obj is never forgotten: the paths ending at lines 5 and 9 stop retrying it"
+	f := atOffset(file, src, strings.Index(src, "get()"), "forget", msg)
+	if legacyHash(msg, "\tget()") == Hash(msg, "\tget()") {
+		t.Fatal("the legacy and current hashes of a list of lines agree: the test checks nothing")
+	}
+	old := Of(dir, []Entry{{File: "a.go", Function: "F", Analyzer: "forget", Message: msg, Hash: legacyHash(msg, "\tget()"), Count: 1}})
+	m, err := old.Match([]finding.Finding{f})
+	if err != nil || !m.Baselined[0] {
+		t.Errorf("a legacy entry does not match: %v %+v", err, m)
+	}
+	moved := f
+	moved.Message = "obj is never forgotten: the paths ending at lines 6 and 10 stop retrying it"
+	entries, err := Build(dir, []finding.Finding{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := Of(dir, entries).Match([]finding.Finding{moved}); err != nil || !m.Baselined[0] {
+		t.Errorf("a current entry does not match the finding with its lines moved: %v %+v", err, m)
 	}
 }

@@ -36,6 +36,9 @@ type Entry struct {
 	Message string `json:"message"`
 	Hash    string `json:"hash"`            // hex; see Hash
 	Count   int    `json:"count,omitempty"` // omitted when 1
+	// legacy is the hash a baseline written before lists of lines were
+	// left out of messages has for a finding's entry (legacyHash).
+	legacy string
 }
 
 // key is what matching compares: everything but the message, which the

@@ -22,29 +22,44 @@ import (
 // whitespace character removed, so that re-indenting the code or gofmt
 // re-aligning a comment keeps it; hex, 64 bits (the hash only tells
 // apart findings of one analyzer in one function).
-func Hash(message, line string) string {
+func Hash(message, line string) string { return hashOf(withoutLines(message), line) }
+
+// legacyHash is Hash as baselines written before lists of lines were left
+// out computed it ("the paths ending at lines 175 and 181" kept its
+// numbers): their entries still match.
+func legacyHash(message, line string) string { return hashOf(legacyLineRef.ReplaceAllStringFunc(message, trimDigits), line) }
+
+func hashOf(message, line string) string {
 	code := strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return -1
 		}
 		return r
 	}, line)
-	sum := sha256.Sum256([]byte(withoutLines(message) + "\x00" + code))
+	sum := sha256.Sum256([]byte(message + "\x00" + code))
 	return hex.EncodeToString(sum[:8])
 }
 
-// lineRef matches where messages cite another line of code: "after its
-// Start (line 108)", "read by Get at line 87", "written at c.go:31".
-var lineRef = regexp.MustCompile(`\bline \d+|\.go:\d+`)
+// lineRef matches where messages cite other lines of code: "after its
+// Start (line 108)", "read by Get at line 87", "the paths ending at lines
+// 175, 181 and 190", "written at c.go:31".
+var lineRef = regexp.MustCompile(`\blines? \d+(?:(?:, | and |, and )\d+)*|\.go:\d+`)
+
+// legacyLineRef is lineRef before lists of lines.
+var legacyLineRef = regexp.MustCompile(`\bline \d+|\.go:\d+`)
 
 // withoutLines is message without the numbers of the lines it cites,
 // which move when lines are added above them, as the finding's own line
 // does.
 func withoutLines(message string) string {
 	return lineRef.ReplaceAllStringFunc(message, func(ref string) string {
-		return strings.TrimRight(ref, "0123456789")
+		return digits.ReplaceAllString(ref, "")
 	})
 }
+
+var digits = regexp.MustCompile(`\d+`)
+
+func trimDigits(ref string) string { return strings.TrimRight(ref, "0123456789") }
 
 // keyer computes the entries of findings relative to dir, reading and
 // parsing each file with findings once.
@@ -76,7 +91,7 @@ func (k *keyer) entry(f *finding.Finding) (Entry, error) {
 	if f.Pos.File == "" {
 		// No position (an analyzer reported token.NoPos): the analyzer
 		// and message are all there is to tell it apart.
-		e.Hash = Hash(f.Message, "")
+		e.Hash, e.legacy = Hash(f.Message, ""), legacyHash(f.Message, "")
 		return e, nil
 	}
 	src, err := k.source(f.Pos.File)
@@ -89,7 +104,7 @@ func (k *keyer) entry(f *finding.Finding) (Entry, error) {
 	}
 	e.File = src.rel
 	e.Function = enclosingFunc(src, off)
-	e.Hash = Hash(f.Message, lineAt(src.text, off))
+	e.Hash, e.legacy = Hash(f.Message, lineAt(src.text, off)), legacyHash(f.Message, lineAt(src.text, off))
 	return e, nil
 }
 
