@@ -27,7 +27,9 @@ func Hash(message, line string) string { return hashOf(withoutLines(message), li
 // legacyHash is Hash as baselines written before lists of lines were left
 // out computed it ("the paths ending at lines 175 and 181" kept its
 // numbers): their entries still match.
-func legacyHash(message, line string) string { return hashOf(legacyLineRef.ReplaceAllStringFunc(message, trimDigits), line) }
+func legacyHash(message, line string) string {
+	return hashOf(legacyLineRef.ReplaceAllStringFunc(message, trimDigits), line)
+}
 
 func hashOf(message, line string) string {
 	code := strings.Map(func(r rune) rune {
