@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctrllint/ctrllint/internal/driver/load"
 )
@@ -58,6 +59,8 @@ func (c *Changes) Revision(keep string) (*Revision, error) {
 		sum := sha256.Sum256([]byte(c.root))
 		base := filepath.Join(keep, hex.EncodeToString(sum[:8]))
 		if unlock, ok := lock(base); ok {
+			markUsed(base)
+			sweep(keep, time.Now())
 			r.Root, r.release = filepath.Join(base, "tree"), unlock
 			if err := c.repo.writeTree(c.rev, r.Root, filepath.Join(base, "index")); err == nil {
 				return r, nil
@@ -156,4 +159,34 @@ func lock(base string) (unlock func(), ok bool) {
 		os.Remove(name) // its process is gone
 	}
 	return nil, false
+}
+
+// keptFor is how long a repository's kept revision outlives its last use,
+// as the export data's entries do (load's trimAfter).
+const keptFor = 5 * 24 * time.Hour
+
+// markUsed records that the kept directory base was used now.
+func markUsed(base string) {
+	os.WriteFile(filepath.Join(base, "used"), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644)
+}
+
+// sweep removes the kept revisions of repositories no run has compared
+// with for keptFor (a clone deleted, a branch long merged), unless a run
+// holds them.
+func sweep(keep string, now time.Time) {
+	dirs, err := os.ReadDir(keep)
+	if err != nil {
+		return
+	}
+	for _, d := range dirs {
+		base := filepath.Join(keep, d.Name())
+		st, err := os.Stat(filepath.Join(base, "used"))
+		if !d.IsDir() || err != nil || now.Sub(st.ModTime()) < keptFor {
+			continue
+		}
+		if unlock, ok := lock(base); ok {
+			os.RemoveAll(base) // the lock goes with it
+			unlock()
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctrllint/ctrllint/internal/newcode"
 )
@@ -143,5 +144,44 @@ func TestRevisionStaleLock(t *testing.T) {
 	defer rev.Close()
 	if rev.Root != kept {
 		t.Errorf("a stale lock kept the run out: %s", rev.Root)
+	}
+}
+
+// A kept revision no run has used for five days is removed by the next
+// run that keeps one; a recent one, or one a run holds, stays.
+func TestRevisionSweep(t *testing.T) {
+	r := newRepo(t)
+	r.Write(map[string]string{"a.go": "package m\n"})
+	first := r.Commit("one")
+	keep := t.TempDir()
+	old, recent, held := filepath.Join(keep, "old"), filepath.Join(keep, "recent"), filepath.Join(keep, "held")
+	long := time.Now().Add(-6 * 24 * time.Hour)
+	for _, d := range []string{old, recent, held} {
+		if err := os.MkdirAll(filepath.Join(d, "tree"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "used"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if d != recent {
+			os.Chtimes(filepath.Join(d, "used"), long, long)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(held, "lock"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := newcode.FromRev(context.Background(), r.Dir, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := c.Revision(keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rev.Close()
+	for d, want := range map[string]bool{old: false, recent: true, held: true, filepath.Dir(rev.Root): true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(d), err == nil, want)
+		}
 	}
 }
