@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -414,5 +415,68 @@ func TestResultCacheDamagedEntries(t *testing.T) {
 			t.Errorf("%s: the entry was not rewritten", name)
 		}
 		run(name+", rewritten", 0)
+	}
+}
+
+// Results no run has used for five days are deleted, once a day, as the
+// export data's entries are; a run that answers from an entry marks it
+// used, so a warm run's entries stay.
+func TestResultCacheTrimmed(t *testing.T) {
+	dir := testanalyzers.WriteModule(t, map[string]string{
+		"a/a.go": "package a\n\nfunc bad() {}\n\nfunc A() { bad() }\n",
+	})
+	a, analysed := counting()
+	cfg := driver.Config{Analyzers: []*analysis.Analyzer{a}, CacheDir: t.TempDir()}
+	results := filepath.Join(cfg.CacheDir, "results")
+	run := func() {
+		t.Helper()
+		if _, err := analyze(t, dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mark := filepath.Join(results, "trim.txt")
+	age := func(d time.Duration) {
+		t.Helper()
+		then := time.Now().Add(-d)
+		filepath.WalkDir(results, func(path string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && path != mark {
+				os.Chtimes(path, then, then)
+			}
+			return nil
+		})
+	}
+	run()
+	analysed()
+
+	// Unused for two hours: the cached run answers, and marks them used.
+	age(2 * time.Hour)
+	run()
+	if got := analysed(); len(got) != 0 {
+		t.Fatalf("cached run analysed %v", got)
+	}
+	filepath.WalkDir(results, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && path != mark {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				t.Errorf("%s not marked used by the run that used it", path)
+			}
+		}
+		return nil
+	})
+	age(6 * 24 * time.Hour)
+	os.Remove(mark)
+	run()
+	if got := analysed(); len(got) != 1 {
+		t.Fatalf("after six days unused: analysed %v, want a again (its entry trimmed)", got)
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Errorf("no trim mark: %v", err)
+	}
+
+	// Unused for six days again, but trimmed less than a day ago: the
+	// directory is walked at most once a day.
+	age(6 * 24 * time.Hour)
+	run()
+	if got := analysed(); len(got) != 0 {
+		t.Errorf("a second trim within a day removed entries: analysed %v", got)
 	}
 }

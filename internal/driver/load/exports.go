@@ -307,7 +307,8 @@ func isEntry(data []byte) bool { return bytes.HasPrefix(data, []byte(exportMagic
 // entry no run has used for trimAfter is deleted, by the first run after
 // trimEvery since the last trim. A run that uses an entry marks it used
 // by its modification time, at most once per touchEvery, so that a warm
-// run does not write to every entry.
+// run does not write to every entry. The result cache's entries are kept
+// the same way (Touch, Trim).
 const (
 	trimAfter  = 5 * 24 * time.Hour
 	trimEvery  = 24 * time.Hour
@@ -315,12 +316,7 @@ const (
 )
 
 // touch marks the entry name used now.
-func (x *exports) touch(name string) {
-	now := time.Now()
-	if st, err := os.Stat(name); err == nil && now.Sub(st.ModTime()) > touchEvery {
-		os.Chtimes(name, now, now)
-	}
-}
+func (x *exports) touch(name string) { Touch(name) }
 
 // trim deletes the entries, temporary files and marks (rememberUnbuilt)
 // that have not been used for trimAfter, unless the directory was trimmed
@@ -329,13 +325,32 @@ func (x *exports) trim(now time.Time) {
 	if x == nil || x.dir == "" {
 		return
 	}
-	mark := filepath.Join(x.dir, "trim.txt")
+	Trim(x.dir, now)
+}
+
+// Touch marks the cache file name used now (its modification time), at
+// most once per touchEvery.
+func Touch(name string) {
+	now := time.Now()
+	if st, err := os.Stat(name); err == nil && now.Sub(st.ModTime()) > touchEvery {
+		os.Chtimes(name, now, now)
+	}
+}
+
+// Trim deletes the files under the cache directory dir that no run has
+// used (Touch) for trimAfter, unless dir was trimmed less than trimEvery
+// before now.
+func Trim(dir string, now time.Time) {
+	mark := filepath.Join(dir, "trim.txt")
 	if st, err := os.Stat(mark); err == nil && now.Sub(st.ModTime()) < trimEvery {
 		return
 	}
+	if _, err := os.Stat(dir); err != nil {
+		return // nothing to trim, and no mark to leave
+	}
 	// Claimed first: two runs starting together do not both walk it.
 	WriteAtomically(mark, []byte(now.UTC().Format(time.RFC3339)+"\n"))
-	filepath.WalkDir(x.dir, func(path string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path == mark {
 			return nil
 		}

@@ -112,6 +112,9 @@ func Open(ctx context.Context, opts *Options, start time.Time) (*Cache, error) {
 		fmt.Fprintf(h, "analyzer %s\n", a.Name)
 		a.Flags.VisitAll(func(f *flag.Flag) { fmt.Fprintf(h, "  -%s=%s\n", f.Name, f.Value) })
 	}
+	// Entries of builds and packages no run has asked for in days go, as
+	// the export data's do.
+	load.Trim(filepath.Join(opts.Dir, "results"), time.Now())
 	return &Cache{
 		dir:        filepath.Join(opts.Dir, "results"),
 		base:       hex.EncodeToString(h.Sum(nil)),
@@ -130,6 +133,9 @@ func Open(ctx context.Context, opts *Options, start time.Time) (*Cache, error) {
 // every key misses, whatever the packages.
 func (rc *Cache) Used() bool {
 	_, err := os.Stat(rc.usedMark())
+	if err == nil {
+		load.Touch(rc.usedMark()) // a run that only reads keeps it too
+	}
 	return err == nil
 }
 
@@ -423,6 +429,7 @@ func (rc *Cache) get(p *packages.Package) (entry, bool) {
 	if err != nil {
 		return entry{}, false
 	}
+	load.Touch(name)
 	return e, true
 }
 
