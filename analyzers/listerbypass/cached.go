@@ -199,7 +199,7 @@ func objectArg(v ssa.Value) types.Type {
 	if t == nil {
 		return nil
 	}
-	if obj := kubessa.ListItem(t); obj != nil {
+	if obj := kube.ListItem(t); obj != nil {
 		t = obj // a *PodList passed to List
 	}
 	if _, ok := types.Unalias(t).(*types.Named); !ok {

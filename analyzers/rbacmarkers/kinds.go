@@ -66,11 +66,11 @@ func (c *checker) resourceOf(t types.Type, list bool) (resource, bool) {
 	}
 	obj := n.Obj()
 	if list {
-		item := listItem(n)
+		item := kube.Named(kube.ListItem(n))
 		if item == nil {
 			return resource{}, false
 		}
-		obj = item
+		obj = item.Obj()
 	}
 	if !kube.IsObjectType(obj.Type()) || kube.Is(obj.Type(), kube.MetaV1Pkg, "PartialObjectMetadata") {
 		return resource{}, false
@@ -238,25 +238,6 @@ func (c *checker) dirOf(obj types.Object) string {
 		return filepath.Dir(tf.PositionFor(obj.Pos(), false).Filename)
 	}
 	return ""
-}
-
-// listItem is the item type of a list type: the element of its Items
-// field (FooList's []Foo).
-func listItem(n *types.Named) *types.TypeName {
-	st, ok := n.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	for i := range st.NumFields() {
-		if f := st.Field(i); f.Name() == "Items" {
-			if s, ok := types.Unalias(f.Type()).(*types.Slice); ok {
-				if item := kube.Named(s.Elem()); item != nil {
-					return item.Obj()
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // visible reports whether the analysed package sees the whole scope of

@@ -209,3 +209,20 @@ func IsCachedWatch(fn *types.Func) bool {
 	}
 	return false
 }
+
+// ListItem returns the item type of an API list type (the element of its
+// Items field, less a pointer), or nil.
+func ListItem(t types.Type) types.Type {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Name() == "Items" {
+			if s, ok := f.Type().Underlying().(*types.Slice); ok {
+				return Pointee(s.Elem())
+			}
+		}
+	}
+	return nil
+}

@@ -206,30 +206,13 @@ func ObjectArg(v ssa.Value) types.Type {
 			return nil
 		}
 	}
-	if item := ListItem(t); item != nil {
+	if item := kube.ListItem(t); item != nil {
 		t = item
 	}
 	if _, ok := types.Unalias(t).(*types.Named); !ok {
 		return nil
 	}
 	return t
-}
-
-// ListItem returns the item type of an API list type (the element of its
-// Items field, less a pointer), or nil.
-func ListItem(t types.Type) types.Type {
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	for i := range st.NumFields() {
-		if f := st.Field(i); f.Name() == "Items" {
-			if s, ok := f.Type().Underlying().(*types.Slice); ok {
-				return kube.Pointee(s.Elem())
-			}
-		}
-	}
-	return nil
 }
 
 // sourceKindObject returns the object type of a controller-runtime
